@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "supervise",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "supervise", targets: ["supervise"]),
+        .library(name: "SuperviseClient", targets: ["SuperviseClient"]),
+        .library(name: "SuperviseProtocol", targets: ["SuperviseProtocol"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+    ],
+    targets: [
+        // C for what Swift can't do safely between fork and exec.
+        .target(name: "_SuperviseCShims"),
+
+        // The wire codec shared by the supervisor and the client library: pure, no I/O.
+        .target(name: "SuperviseProtocol"),
+
+        // Everything the executable does, as a library the tests can drive.
+        .target(
+            name: "SuperviseCore",
+            dependencies: [
+                "SuperviseProtocol",
+                "_SuperviseCShims",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+
+        // The command line: argument parsing and nothing else.
+        .executableTarget(
+            name: "supervise",
+            dependencies: [
+                "SuperviseCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
+        ),
+
+        // The child side: a UIKit-shaped API for Swift workers.
+        .target(name: "SuperviseClient", dependencies: ["SuperviseProtocol"]),
+
+        .testTarget(name: "SuperviseProtocolTests", dependencies: ["SuperviseProtocol"]),
+        .testTarget(name: "SuperviseCoreTests", dependencies: ["SuperviseCore"]),
+        .testTarget(name: "SuperviseClientTests", dependencies: ["SuperviseClient"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["supervise"]),
+    ]
+)

@@ -1,0 +1,68 @@
+/// One way of freezing children. It makes one ``FreezerUnit`` per child.
+public protocol Freezer: AnyObject {
+    var kind: FreezerKind { get }
+
+    /// Makes the unit (for the cgroup backends, a cgroup) that one child will be spawned into.
+    func makeUnit(for childName: String) throws(SupervisorError) -> any FreezerUnit
+
+    /// Removes what this freezer made for this supervisor (its own parent cgroup), on exit.
+    func removeAll()
+}
+
+/// CPU time and memory of a child's processes, for the report's snapshots.
+public struct ResourceUsage: Equatable, Sendable {
+    public var rssKB: Int
+    public var cpuMS: Double
+
+    public init(rssKB: Int, cpuMS: Double) {
+        self.rssKB = rssKB
+        self.cpuMS = cpuMS
+    }
+}
+
+/// The processes of one child, frozen, thawed and killed as one.
+public protocol FreezerUnit: AnyObject {
+    var kind: FreezerKind { get }
+
+    /// The cgroup directory, for status and reports; `nil` for sigstop.
+    var cgroupPath: String? { get }
+
+    /// An open `cgroup.procs` (or v1 `tasks`/`cgroup.procs`) descriptor that the forked child
+    /// writes `0` into before exec, so it runs none of its own code outside the unit; `nil` for sigstop.
+    var placementFD: Int32? { get }
+
+    /// Called once the child is spawned; its pid is also its process group id.
+    func attach(pid: Int32)
+
+    /// Asks every process of the unit to freeze. Does not wait.
+    func requestFreeze() throws(SupervisorError)
+
+    /// Whether every process of the unit is frozen now.
+    func isFrozen() -> Bool
+
+    /// A descriptor that becomes readable when the frozen state may have changed
+    /// (inotify on `cgroup.events`); `nil` when the supervisor must re-check on a
+    /// back-off timer (cgroup v1) or on SIGCHLD (sigstop).
+    var notificationFD: Int32? { get }
+
+    /// Consumes what made `notificationFD` readable.
+    func drainNotification()
+
+    /// Thaws every process and verifies it runs again.
+    func thaw() throws(SupervisorError)
+
+    /// Sends `signal` to the child's process group (the stop-signal step of termination).
+    func signalGroup(_ signal: Int32)
+
+    /// SIGKILLs every process of the unit (thawing first where the backend needs it).
+    func killAll()
+
+    /// Whether no process of the unit is left.
+    func isEmpty() -> Bool
+
+    /// CPU time and resident memory of the unit's processes, when the backend can tell.
+    func resourceUsage() -> ResourceUsage?
+
+    /// Thaws, kills whatever is left and removes the unit. Safe to call more than once.
+    func remove()
+}

@@ -1,0 +1,18 @@
+/// Where a child starts: `did-finish-launching foreground|background`.
+public enum LaunchState: String, Sendable, CaseIterable {
+    case foreground
+    case background
+}
+
+/// A lifecycle event the supervisor writes to a child (protocol 1).
+public enum Event: Equatable, Sendable {
+    case didFinishLaunching(LaunchState)
+    case didBecomeActive
+    case willResignActive
+    case didEnterBackground(seq: UInt64, windowMS: Int64, limitMS: Int64)
+    case event(seq: UInt64, kind: String, text: String?)
+    case expire(TaskID)
+    case willEnterForeground
+    case willTerminate(graceMS: Int64)
+    case error(RequestError)
+}

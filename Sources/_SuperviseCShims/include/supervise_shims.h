@@ -1,0 +1,3 @@
+#ifndef SUPERVISE_SHIMS_H
+#define SUPERVISE_SHIMS_H
+#endif

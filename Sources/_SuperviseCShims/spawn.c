@@ -1,0 +1,1 @@
+#include "supervise_shims.h"
