@@ -1,0 +1,90 @@
+extension ChildLifecycle {
+    /// `background`: from the foreground only; a no-op when already in the background.
+    mutating func moveToBackground(_ now: Instant) {
+        switch state {
+        case .active:
+            send(.willResignActive)
+            enterBackground(now)
+        case .background, .suspending, .suspended:
+            break
+        case .launching, .terminating, .exited:
+            actions.append(.refuse("cannot move to the background: the child is \(state.rawValue)"))
+        }
+    }
+
+    /// `foreground`: stops the background timers, thaws if needed; open tasks stay open.
+    mutating func moveToForeground(_ now: Instant) {
+        switch state {
+        case .active:
+            break
+        case .background:
+            returnToForeground()
+        case .suspending, .suspended:
+            thaw()
+            returnToForeground()
+        case .launching, .terminating, .exited:
+            actions.append(.refuse("cannot bring to the foreground: the child is \(state.rawValue)"))
+        }
+    }
+
+    private mutating func returnToForeground() {
+        if windowEnd != nil { closeFirstWindow() }
+        clearBackgroundTimers()
+        send(.willEnterForeground)
+        send(.didBecomeActive)
+        setState(.active)
+    }
+
+    /// `event KIND [TEXT]`: a new background entry with the event, thawing first if needed.
+    mutating func resumeForEvent(kind: String, text: String?, _ now: Instant) {
+        switch state {
+        case .background:
+            enterBackground(now, event: (kind, text))
+        case .suspending, .suspended:
+            thaw()
+            enterBackground(now, event: (kind, text))
+        case .active:
+            actions.append(.refuse("cannot deliver event '\(kind)': the child is in the foreground"))
+        case .launching, .terminating, .exited:
+            actions.append(.refuse("cannot deliver event '\(kind)': the child is \(state.rawValue)"))
+        }
+    }
+
+    /// `terminate`: stop the timers, thaw, tell (aware) or signal (unaware), and start the grace.
+    mutating func terminate(escalate: Bool, _ now: Instant) {
+        switch state {
+        case .terminating:
+            guard escalate, termination == .terminate else { return }
+            graceEnd = nil
+            termination = .kill
+            actions.append(.killTree)
+        case .exited:
+            break
+        case .suspending, .suspended:
+            thaw()
+            startGrace(now)
+        case .launching, .active, .background:
+            startGrace(now)
+        }
+    }
+
+    private mutating func startGrace(_ now: Instant) {
+        if windowEnd != nil { closeFirstWindow() }
+        clearBackgroundTimers()
+        termination = .terminate
+        graceEnd = now + settings.grace
+        setState(.terminating)
+        if aware {
+            send(.willTerminate(graceMS: settings.grace.wholeMilliseconds))
+            expireOpenTasks(now)
+        } else {
+            actions.append(.signalGroup(settings.stopSignal))
+        }
+    }
+
+    /// Thaws a suspending or suspended child; a pending freeze verification is abandoned.
+    mutating func thaw() {
+        freezeDeadline = nil
+        actions.append(.thaw)
+    }
+}

@@ -1,0 +1,108 @@
+import SuperviseProtocol
+
+extension ChildLifecycle {
+    /// Applies one well-formed request, answering `error`/`expire` where the contract says so.
+    mutating func apply(_ request: Request, _ now: Instant) {
+        guard state != .exited else { return }
+        switch request {
+        case .hello: hello()
+        case .done(let seq): done(seq, request, now)
+        case .begin(let id, let name): begin(id, name, request, now)
+        case .end(let id): end(id, request, now)
+        }
+    }
+
+    private mutating func refuse(_ code: ProtocolErrorCode, _ request: Request) {
+        send(.error(RequestError(code: code, request: request.canonicalText)))
+    }
+
+    private mutating func hello() {
+        guard !saidHello else {
+            return refuse(.badVersion, .hello)
+        }
+        saidHello = true
+        if firstWindowClosed {
+            actions.append(.note("hello after the first window ended: the child stays unaware"))
+        } else {
+            aware = true
+        }
+    }
+
+    private mutating func done(_ number: UInt64, _ request: Request, _ now: Instant) {
+        switch state {
+        case .background:
+            guard number == seq else { return refuse(.staleDone, request) }
+            doneForCurrentEntry = true
+            suspendIfSettled(now)
+        case .suspending, .suspended, .terminating:
+            break
+        case .launching, .active, .exited:
+            refuse(.staleDone, request)
+        }
+    }
+
+    /// Granted in the foreground, and in the background until suspension or termination is
+    /// decided and until *limit − expiry warning*; otherwise answered with `expire`.
+    private mutating func begin(_ id: TaskID, _ name: String?, _ request: Request, _ now: Instant) {
+        if openTasks.contains(where: { $0.id == id }) {
+            return refuse(.duplicateID, request)
+        }
+        let grantable: Bool
+        switch state {
+        case .launching, .active: grantable = true
+        case .background: grantable = warningAt.map { now < $0 } ?? true
+        case .suspending, .suspended, .terminating, .exited: grantable = false
+        }
+        if openTasks.count >= settings.maxOpenTasks {
+            refuse(.tooManyTasks, request)
+            return refuseTask(id, name, now)
+        }
+        guard grantable else { return refuseTask(id, name, now) }
+        openTasks.append(TaskReference(id: id, name: name))
+        record(TaskRecord(id: id, name: name, begin: now, end: nil, expire: nil, refused: false))
+    }
+
+    private mutating func refuseTask(_ id: TaskID, _ name: String?, _ now: Instant) {
+        if refusedIDs.count >= Self.refusedIDLimit { refusedIDs.removeAll() }
+        refusedIDs.insert(id)
+        record(TaskRecord(id: id, name: name, begin: now, end: nil, expire: now, refused: true))
+        send(.expire(id))
+    }
+
+    private mutating func end(_ id: TaskID, _ request: Request, _ now: Instant) {
+        guard let position = openTasks.firstIndex(where: { $0.id == id }) else {
+            if refusedIDs.remove(id) == nil { refuse(.unknownID, request) }
+            return
+        }
+        openTasks.remove(at: position)
+        expireSent.remove(id)
+        if let index = historyIndex.removeValue(forKey: id) { taskHistory[index].end = now }
+        suspendIfSettled(now)
+    }
+
+    private mutating func record(_ task: TaskRecord) {
+        guard taskHistory.count < Self.taskHistoryLimit else {
+            tasksNotRecorded += 1
+            return
+        }
+        if !task.refused { historyIndex[task.id] = taskHistory.count }
+        taskHistory.append(task)
+    }
+
+    /// How many refused IDs are remembered so their `end` is accepted silently.
+    static var refusedIDLimit: Int { 4096 }
+}
+
+extension Request {
+    /// The request as a well-behaved child writes it, without the newline: what an `error` quotes
+    /// when a well-formed request is refused by the child's state.
+    var canonicalText: String {
+        switch self {
+        case .hello: return "hello 1"
+        case .done(let seq): return "done \(seq)"
+        case .begin(let id, nil): return "begin \(id)"
+        case .begin(let id, let name?): return "begin \(id) \(name)"
+        case .end(let id): return "end \(id)"
+        }
+    }
+}

@@ -1,0 +1,103 @@
+extension ChildLifecycle {
+    /// Acts on every timer due at `now`: window end, expiry warning, limit, freeze timeout, graces.
+    mutating func tick(_ now: Instant) {
+        switch state {
+        case .background:
+            if let end = windowEnd, end <= now { windowEnded(now) }
+            if state == .background, !warningSent, let at = warningAt, at <= now, !openTasks.isEmpty {
+                warningSent = true
+                expireOpenTasks(now)
+            }
+            if state == .background, let at = limitAt, at <= now, !openTasks.isEmpty {
+                killForViolation(.expiry, now)
+            }
+        case .suspending:
+            if let deadline = freezeDeadline, deadline <= now { freezeTimedOut(now) }
+        case .terminating:
+            if let end = graceEnd, end <= now {
+                graceEnd = nil
+                termination = .kill
+                actions.append(.killTree)
+            }
+        case .exited:
+            if let end = leftoverGraceEnd, end <= now {
+                leftoverGraceEnd = nil
+                actions.append(.killTree)
+            }
+        case .launching, .active, .suspended:
+            break
+        }
+    }
+
+    /// The window is judged only at the instant it ends.
+    private mutating func windowEnded(_ now: Instant) {
+        windowEnd = nil
+        windowPassed = true
+        closeFirstWindow()
+        guard openTasks.isEmpty, !doneForCurrentEntry else { return }
+        guard aware else {
+            actions.append(.note("window passed: suspending the unaware child"))
+            return beginSuspending(now)
+        }
+        switch settings.onWindowOverrun {
+        case .kill:
+            killForViolation(.window, now)
+        case .suspend:
+            violations.append(Violation(kind: .window, at: now, action: .suspended, tasks: []))
+            actions.append(.violation(violations[violations.count - 1]))
+            beginSuspending(now)
+        }
+    }
+
+    private mutating func freezeTimedOut(_ now: Instant) {
+        freezeDeadline = nil
+        actions.append(.thaw)
+        actions.append(.freezeFailed(
+            "freeze-failed: not verified frozen within \(settings.freezeTimeout.formatted); thawed"))
+        setState(.background)
+    }
+
+    /// Kills the whole tree and records the violation with the tasks still open.
+    mutating func killForViolation(_ kind: Violation.Kind, _ now: Instant) {
+        let violation = Violation(kind: kind, at: now, action: .killed, tasks: openTasks)
+        violations.append(violation)
+        clearBackgroundTimers()
+        termination = .violation
+        setState(.terminating)
+        actions.append(.violation(violation))
+        actions.append(.killTree)
+    }
+
+    /// The main process was reaped: record how, and run the ladder on what it left behind.
+    mutating func exited(_ how: ChildTermination, treeEmpty: Bool, _ now: Instant) {
+        guard state != .exited else { return }
+        if state == .suspending || state == .suspended { thaw() }
+        let by = termination ?? .self
+        let inTime: Bool?
+        switch by {
+        case .terminate: inTime = true
+        case .kill: inTime = false
+        case .self, .violation: inTime = nil
+        }
+        exit = ExitRecord(termination: how, by: by, inTime: inTime, at: now,
+                          countedStatus: countedStatus(how, by: by))
+        clearBackgroundTimers()
+        graceEnd = nil
+        freezeDeadline = nil
+        setState(.exited)
+        guard !treeEmpty else { return }
+        if by == .violation || by == .kill {
+            actions.append(.killTree)
+        } else {
+            actions.append(.note("the child left processes behind: sending them signal \(settings.stopSignal)"))
+            actions.append(.signalGroup(settings.stopSignal))
+            leftoverGraceEnd = now + settings.grace
+        }
+    }
+
+    /// A child that exits within a termination's grace, with 0 or by the stop signal, counts as 0.
+    private func countedStatus(_ how: ChildTermination, by: ExitCause) -> Int32 {
+        if by == .terminate, how == .exited(0) || how == .signaled(settings.stopSignal) { return 0 }
+        return how.shellStatus
+    }
+}

@@ -1,0 +1,179 @@
+import SuperviseProtocol
+
+/// The lifecycle of one child: every rule of protocol 1, with no I/O and no clock.
+///
+/// Feed it ``LifecycleInput``s with the instant they happened; carry out the
+/// ``LifecycleAction``s it returns, in order; ask ``nextDeadline`` when to send `.tick`.
+public struct ChildLifecycle: Sendable {
+    public let settings: LifecycleSettings
+
+    public internal(set) var state: ChildState = .launching
+    /// `hello 1` was read before the first window ended.
+    public internal(set) var aware = false
+    /// The open task assertions, in the order they began.
+    public internal(set) var openTasks: [TaskReference] = []
+    /// Every task this child asked for (up to ``taskHistoryLimit``), for the report.
+    public internal(set) var taskHistory: [TaskRecord] = []
+    /// Tasks not kept in ``taskHistory`` because it was full.
+    public internal(set) var tasksNotRecorded = 0
+    public internal(set) var violations: [Violation] = []
+    public internal(set) var exit: ExitRecord?
+
+    /// How many task records one child keeps; a flooding child can't grow the supervisor further.
+    public static let taskHistoryLimit = 100_000
+
+    // Background entry.
+    var seq: UInt64 = 0
+    var doneForCurrentEntry = false
+    var windowPassed = false
+    var windowEnd: Instant?
+    var warningAt: Instant?
+    var warningSent = false
+    var limitAt: Instant?
+
+    // Awareness.
+    var saidHello = false
+    var firstWindowClosed = false
+
+    // Tasks.
+    var historyIndex: [TaskID: Int] = [:]
+    var expireSent: Set<TaskID> = []
+    var refusedIDs: Set<TaskID> = []
+
+    // Suspension and termination.
+    var freezeDeadline: Instant?
+    var termination: ExitCause?
+    var graceEnd: Instant?
+    var leftoverGraceEnd: Instant?
+
+    var actions: [LifecycleAction] = []
+
+    public init(settings: LifecycleSettings) {
+        self.settings = settings
+    }
+
+    /// The current background entry's number (0 before the first).
+    public var backgroundSequence: UInt64 { seq }
+
+    /// Exited, and nothing of its tree is waited for any longer.
+    public var isFinished: Bool { state == .exited && leftoverGraceEnd == nil }
+
+    /// The earliest instant at which a `.tick` has something to do, or `nil` when idle.
+    public var nextDeadline: Instant? {
+        switch state {
+        case .background:
+            guard !openTasks.isEmpty else { return windowEnd }
+            return [windowEnd, warningSent ? nil : warningAt, limitAt].compactMap { $0 }.min()
+        case .suspending:
+            return freezeDeadline
+        case .terminating:
+            return graceEnd
+        case .exited:
+            return leftoverGraceEnd
+        case .launching, .active, .suspended:
+            return nil
+        }
+    }
+
+    /// Handles one input at `now` and returns what to do.
+    public mutating func handle(_ input: LifecycleInput, at now: Instant) -> [LifecycleAction] {
+        actions.removeAll(keepingCapacity: true)
+        switch input {
+        case .launched: launch(now)
+        case .request(let request): apply(request, now)
+        case .malformed(let error): if state != .exited { send(.error(error)) }
+        case .background: moveToBackground(now)
+        case .foreground: moveToForeground(now)
+        case .event(let kind, let text): resumeForEvent(kind: kind, text: text, now)
+        case .terminate(let escalate): terminate(escalate: escalate, now)
+        case .freezeVerified: freezeVerified()
+        case .exited(let how, let treeEmpty): exited(how, treeEmpty: treeEmpty, now)
+        case .treeEmptied: leftoverGraceEnd = nil
+        case .tick: tick(now)
+        }
+        return actions
+    }
+
+    // MARK: - Helpers shared by the transitions
+
+    mutating func send(_ event: Event) { actions.append(.send(event)) }
+
+    mutating func setState(_ new: ChildState) {
+        guard new != state else { return }
+        state = new
+        actions.append(.stateChanged(new))
+    }
+
+    /// Awareness is settled when the first window ends, however it ends.
+    mutating func closeFirstWindow() { firstWindowClosed = true }
+
+    mutating func clearBackgroundTimers() {
+        windowEnd = nil
+        warningAt = nil
+        limitAt = nil
+    }
+
+    private mutating func launch(_ now: Instant) {
+        guard state == .launching else { return }
+        switch settings.launch {
+        case .foreground:
+            send(.didFinishLaunching(.foreground))
+            send(.didBecomeActive)
+            setState(.active)
+        case .background:
+            send(.didFinishLaunching(.background))
+            enterBackground(now)
+        }
+    }
+
+    /// Starts a background entry: new SEQ, window and limit; `did-enter-background` (and `event`).
+    mutating func enterBackground(_ now: Instant, event: (kind: String, text: String?)? = nil) {
+        if windowEnd != nil { closeFirstWindow() }
+        seq += 1
+        doneForCurrentEntry = false
+        warningSent = false
+        limitAt = now + settings.limit
+        warningAt = now + settings.limit - settings.expiryWarning
+        if settings.window > .zero {
+            windowEnd = now + settings.window
+            windowPassed = false
+        } else {
+            windowEnd = nil
+            windowPassed = true
+            closeFirstWindow()
+        }
+        send(.didEnterBackground(seq: seq, windowMS: settings.window.wholeMilliseconds,
+                                 limitMS: settings.limit.wholeMilliseconds))
+        if let event { send(.event(seq: seq, kind: event.kind, text: event.text)) }
+        setState(.background)
+        suspendIfSettled(now)
+    }
+
+    /// In the background, suspends once (`done` or the window passed) and no task is open.
+    mutating func suspendIfSettled(_ now: Instant) {
+        guard state == .background, doneForCurrentEntry || windowPassed, openTasks.isEmpty else { return }
+        beginSuspending(now)
+    }
+
+    mutating func beginSuspending(_ now: Instant) {
+        windowEnd = nil
+        freezeDeadline = now + settings.freezeTimeout
+        setState(.suspending)
+        actions.append(.freeze)
+    }
+
+    private mutating func freezeVerified() {
+        guard state == .suspending else { return }
+        freezeDeadline = nil
+        setState(.suspended)
+    }
+
+    /// Sends `expire` to every open task that has not had one.
+    mutating func expireOpenTasks(_ now: Instant) {
+        for task in openTasks where !expireSent.contains(task.id) {
+            expireSent.insert(task.id)
+            if let index = historyIndex[task.id] { taskHistory[index].expire = now }
+            send(.expire(task.id))
+        }
+    }
+}
