@@ -1,0 +1,39 @@
+import _SuperviseCShims
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The signals the supervisor acts on, received through a signalfd.
+///
+/// They are blocked in the supervisor (it has one thread), so they arrive only here;
+/// the spawner gives every child an empty mask and default handlers again.
+final class SignalReceiver {
+    static let handled: [Int32] = [SIGUSR1, SIGUSR2, SIGTERM, SIGINT, SIGCHLD, SIGHUP]
+
+    let fd: Int32
+    private var previousMask = sigset_t()
+
+    init() throws(SupervisorError) {
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        for signal in Self.handled { sigaddset(&mask, signal) }
+        sigprocmask(SIG_BLOCK, &mask, &previousMask)
+        signal(SIGPIPE, SIG_IGN)
+        fd = signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
+        guard fd >= 0 else {
+            throw SupervisorError(.system, "supervise: cannot receive signals: \(describeErrno(errno))", errno: errno)
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// Every signal pending now, in arrival order (SIGCHLD coalesced by the kernel).
+    func drain() -> [Int32] {
+        var signals: [Int32] = []
+        var info = signalfd_siginfo()
+        while retryingOnInterrupt({ read(fd, &info, MemoryLayout<signalfd_siginfo>.size) }) == MemoryLayout<signalfd_siginfo>.size {
+            signals.append(Int32(info.ssi_signo))
+        }
+        return signals
+    }
+}

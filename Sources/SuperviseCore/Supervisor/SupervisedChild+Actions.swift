@@ -1,0 +1,107 @@
+import SuperviseProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension SupervisedChild {
+    /// Carries out the lifecycle's actions in order. Consecutive sends go out in one write.
+    func perform(_ actions: [LifecycleAction], at now: Instant) {
+        var batch: [Event] = []
+        for action in actions {
+            if case .send(let event) = action {
+                batch.append(event)
+                recordSent(event, at: now)
+                continue
+            }
+            if !batch.isEmpty {
+                writer?.send(batch)
+                batch.removeAll()
+            }
+            perform(action, at: now)
+        }
+        if !batch.isEmpty { writer?.send(batch) }
+    }
+
+    private func recordSent(_ event: Event, at now: Instant) {
+        guard timeline.keepsMessages else { return record(.event, "", at: now) }
+        let kind: TimelineKind = if case .error = event { .error } else { .event }
+        var line = event.line
+        line.removeLast()
+        record(kind, line, at: now)
+    }
+
+    private func perform(_ action: LifecycleAction, at now: Instant) {
+        switch action {
+        case .send:
+            break
+        case .freeze:
+            startFreeze(at: now)
+        case .thaw:
+            freezeRecheckAt = nil
+            freezeRequestedAt = nil
+            do {
+                try unit.thaw()
+            } catch {
+                logger.error("\(error.message)")
+                record(.note, error.message, at: now)
+            }
+        case .signalGroup(let signal):
+            unit.signalGroup(signal)
+            unit.signalGroup(SIGCONT)
+        case .killTree:
+            unit.killAll()
+        case .stateChanged(let state):
+            record(.state, state.rawValue, at: now)
+            logger.info("\(state.rawValue)")
+            if state == .suspended { recordFrozen(at: now) }
+            onStateChange(self)
+        case .violation(let violation):
+            let tasks = violation.tasks.map { $0.name.map { name in "\($0.id) (\(name))" } ?? $0.id.rawValue }
+            let text = "\(violation.kind.rawValue) violation: \(violation.action.rawValue)"
+                + (tasks.isEmpty ? "" : "; open tasks: " + tasks.joined(separator: ", "))
+            record(.violation, text, at: now)
+            logger.warning("\(text)")
+            onViolation(self, violation)
+        case .freezeFailed(let text):
+            record(.freeze, text, at: now)
+            logger.warning("\(text)")
+        case .refuse:
+            break
+        case .note(let text):
+            record(.note, text, at: now)
+            logger.info("\(text)")
+        }
+    }
+
+    private func startFreeze(at now: Instant) {
+        freezeRequestedAt = now
+        do {
+            try unit.requestFreeze()
+        } catch {
+            logger.error("\(error.message)")
+            record(.freeze, error.message, at: now)
+            return
+        }
+        freezeRecheckStep = .microseconds(500)
+        checkFrozen(at: now)
+    }
+
+    /// Asks the freezer whether the child is frozen; schedules another look where the backend can't notify.
+    func checkFrozen(at now: Instant) {
+        guard state == .suspending else { return }
+        if unit.isFrozen() {
+            freezeRecheckAt = nil
+            handle(.freezeVerified, at: now)
+        } else if unit.notificationFD == nil {
+            freezeRecheckAt = now + freezeRecheckStep
+            freezeRecheckStep = min(freezeRecheckStep * 2, .milliseconds(50))
+        }
+    }
+
+    private func recordFrozen(at now: Instant) {
+        let took = freezeRequestedAt.map { (now - $0).nanoseconds } ?? 0
+        freezeRequestedAt = nil
+        record(.freeze, "frozen (\(unit.kind.rawValue)) in \(Double(took / 1000) / 1000) ms", at: now)
+        recordSnapshot(at: now)
+    }
+}

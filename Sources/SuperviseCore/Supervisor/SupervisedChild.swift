@@ -1,0 +1,139 @@
+import Logging
+import SuperviseProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One running child: its lifecycle core, its process, pipes and freezer unit, and its record.
+final class SupervisedChild {
+    let spec: ChildSpec
+    private(set) var lifecycle: ChildLifecycle
+    let unit: any FreezerUnit
+    private(set) var pid: Int32 = 0
+    private(set) var timeline: Timeline
+    private(set) var snapshots: [(milliseconds: Double, usage: ResourceUsage)] = []
+    /// The status to report when exec failed (127 or 126) and no process ever ran.
+    private(set) var spawnFailure: SupervisorError?
+
+    var writer: EventWriter?
+    var reader: RequestReader?
+    let logger: Logger
+    let loop: EventLoop
+    let origin: Instant
+
+    /// When the freezer must be asked again whether the child is frozen (back-off, for
+    /// backends that don't notify), and the step to use next.
+    var freezeRecheckAt: Instant?
+    var freezeRecheckStep: Duration = .milliseconds(1)
+    var freezeRequestedAt: Instant?
+
+    /// Called after every state change, so the supervisor can release `wait` and notice exits.
+    var onStateChange: (SupervisedChild) -> Void = { _ in }
+    /// Called when a violation is judged.
+    var onViolation: (SupervisedChild, Violation) -> Void = { _, _ in }
+
+    init(spec: ChildSpec, unit: any FreezerUnit, loop: EventLoop, origin: Instant, logger: Logger) {
+        self.spec = spec
+        self.unit = unit
+        self.loop = loop
+        self.origin = origin
+        self.lifecycle = ChildLifecycle(settings: spec.settings)
+        self.timeline = Timeline(origin: origin)
+        var logger = logger
+        logger[metadataKey: "child"] = .string(spec.name)
+        self.logger = logger
+    }
+
+    var name: String { spec.name }
+    var state: ChildState { lifecycle.state }
+
+    /// The earliest instant this child needs the loop to wake up for.
+    var nextDeadline: Instant? {
+        guard let recheck = freezeRecheckAt else { return lifecycle.nextDeadline }
+        return min(recheck, lifecycle.nextDeadline ?? recheck)
+    }
+
+    // MARK: - Inputs
+
+    /// Feeds `input` to the lifecycle, after reading what the child already wrote (the
+    /// contract's order of decisions), and carries out the actions. Returns the reasons a
+    /// command was refused.
+    @discardableResult
+    func handle(_ input: LifecycleInput, at now: Instant) -> [String] {
+        if case .request = input {} else { drainRequests(at: now) }
+        let actions = lifecycle.handle(input, at: now)
+        perform(actions, at: now)
+        return actions.compactMap { if case .refuse(let reason) = $0 { reason } else { nil } }
+    }
+
+    /// Reads every request already written (bounded, so a flooding child can't stall the loop).
+    func drainRequests(at now: Instant) {
+        readRequests(upTo: 1 << 20, at: now)
+    }
+
+    /// Reads up to `limit` bytes of requests and applies each one.
+    func readRequests(upTo limit: Int, at now: Instant) {
+        guard let reader, !reader.reachedEOF else { return }
+        reader.read(upTo: limit) { line in self.receive(line, at: now) }
+        if reader.reachedEOF {
+            loop.remove(reader.fd)
+        }
+    }
+
+    private func receive(_ line: LineSplitter.Line, at now: Instant) {
+        let result: Result<Request, RequestError>
+        switch line {
+        case .line(let bytes):
+            guard let parsed = RequestParser.parse(bytes) else { return }
+            result = parsed
+            if timeline.keepsMessages {
+                timeline.append(.request, String(decoding: bytes, as: UTF8.self), at: now)
+            } else {
+                timeline.append(.request, "", at: now)
+            }
+        case .tooLong(let prefix):
+            result = .failure(RequestError(code: .lineTooLong, rawRequest: prefix))
+            timeline.append(.request, String(decoding: prefix, as: UTF8.self) + "…", at: now)
+        }
+        switch result {
+        case .success(let request):
+            perform(lifecycle.handle(.request(request), at: now), at: now)
+        case .failure(let error):
+            logger.notice("refused request: \(error.code.rawValue) \(error.request)")
+            perform(lifecycle.handle(.malformed(error), at: now), at: now)
+        }
+    }
+
+    /// The loop's timer passed: act on what is due.
+    func tick(at now: Instant) {
+        if let recheck = freezeRecheckAt, recheck <= now {
+            freezeRecheckAt = nil
+            checkFrozen(at: now)
+        }
+        if let deadline = lifecycle.nextDeadline, deadline <= now {
+            handle(.tick, at: now)
+        }
+    }
+
+    // MARK: - Records
+
+    func record(_ kind: TimelineKind, _ text: @autoclosure () -> String, at now: Instant) {
+        timeline.append(kind, text(), at: now)
+    }
+
+    func recordSnapshot(at now: Instant) {
+        guard let usage = unit.resourceUsage() else { return }
+        snapshots.append((now.milliseconds(since: origin), usage))
+    }
+
+    func recordSpawnFailure(_ error: SupervisorError, at now: Instant) {
+        spawnFailure = error
+        record(.note, error.message, at: now)
+    }
+
+    func started(pid: Int32, writer: EventWriter, reader: RequestReader) {
+        self.pid = pid
+        self.writer = writer
+        self.reader = reader
+    }
+}

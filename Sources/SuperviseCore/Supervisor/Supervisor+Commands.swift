@@ -1,0 +1,140 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Supervisor {
+    /// Runs buffered stdin commands until one holds the reader or none is left.
+    func runCommands(at now: Instant) {
+        guard let commands, !runningCommands else { return }
+        runningCommands = true
+        defer { runningCommands = false }
+        releaseHold(at: now)
+        while !children.allSatisfy({ $0.lifecycle.isFinished }), let (number, text) = commands.nextLine() {
+            execute(text, line: number, at: now)
+            releaseHold(at: now)
+        }
+    }
+
+    /// A child's state changed: a `wait` may be over.
+    func stateChanged(_ child: SupervisedChild) {
+        guard commands?.hold != nil else { return }
+        runCommands(at: MonotonicClock.now())
+    }
+
+    private func execute(_ text: String, line: Int, at now: Instant) {
+        let command: ControlCommand
+        do {
+            guard let parsed = try ControlParser.parse(text) else { return }
+            command = parsed
+        } catch {
+            return refuse(line, text, error.message)
+        }
+        switch command {
+        case .background(let target): apply(.background, to: target, line, text, at: now)
+        case .foreground(let target): apply(.foreground, to: target, line, text, at: now)
+        case .terminate(let target): apply(.terminate(escalate: false), to: target, line, text, at: now)
+        case .event(let target, let kind, let eventText):
+            apply(.event(kind: kind, text: eventText), to: target, line, text, at: now)
+        case .status:
+            printStatus()
+        case .wait(let state, let target, let timeout):
+            guard resolve(target, line, text) != nil else { return }
+            commands?.hold = .wait(state: state, target: target, deadline: now + timeout, line: line, text: text)
+        case .sleep(let duration):
+            commands?.hold = .sleep(until: now + duration)
+        }
+    }
+
+    private func apply(_ input: LifecycleInput, to target: ControlTarget, _ line: Int, _ text: String, at now: Instant) {
+        guard let targets = resolve(target, line, text) else { return }
+        for child in targets {
+            for reason in child.handle(input, at: now) {
+                refuse(line, text, "\(child.name): \(reason)")
+            }
+        }
+    }
+
+    /// The children a command names, or `nil` after printing why none could be.
+    private func resolve(_ target: ControlTarget, _ line: Int, _ text: String) -> [SupervisedChild]? {
+        switch target {
+        case .all:
+            return children
+        case .unnamed:
+            if children.count == 1 { return children }
+            refuse(line, text, "name a child or 'all' (children: \(children.map(\.name).joined(separator: ", ")))")
+            return nil
+        case .named(let name):
+            if let child = children.first(where: { $0.name == name }) { return [child] }
+            refuse(line, text, "no child named '\(name)' (children: \(children.map(\.name).joined(separator: ", ")))")
+            return nil
+        }
+    }
+
+    private func refuse(_ line: Int, _ text: String, _ reason: String) {
+        logger.error("stdin line \(line): '\(text)': \(reason)")
+    }
+
+    /// Ends a `sleep` whose time is up, or a `wait` that is satisfied, timed out or can't be satisfied.
+    private func releaseHold(at now: Instant) {
+        guard let commands, let hold = commands.hold else { return }
+        switch hold {
+        case .sleep(let until):
+            if until <= now { commands.hold = nil }
+        case .wait(let state, let target, let deadline, let line, let text):
+            let targets: [SupervisedChild] = switch target {
+            case .all: children
+            case .unnamed: children
+            case .named(let name): children.filter { $0.name == name }
+            }
+            if targets.allSatisfy({ $0.state == state }) {
+                commands.hold = nil
+            } else if let stuck = targets.first(where: { $0.state == .exited && state != .exited }) {
+                commands.hold = nil
+                outcome.waitFailed = true
+                refuse(line, text, "\(stuck.name) has exited and can't become \(state.rawValue)")
+            } else if deadline <= now {
+                commands.hold = nil
+                outcome.waitFailed = true
+                let late = targets.filter { $0.state != state }.map { "\($0.name) is \($0.state.rawValue)" }
+                refuse(line, text, "timed out: " + late.joined(separator: ", "))
+            }
+        }
+    }
+
+    /// One JSON line per child on stdout.
+    private func printStatus() {
+        var out = ""
+        for child in children {
+            statusJSON(child).write(into: &out)
+            out += "\n"
+        }
+        writeAll(1, out)
+    }
+
+    func statusJSON(_ child: SupervisedChild) -> JSONValue {
+        .object([
+            ("name", .string(child.name)),
+            ("pid", .int(Int64(child.pid))),
+            ("state", .string(child.state.rawValue)),
+            ("aware", .bool(child.lifecycle.aware)),
+            ("freezer", .string(child.unit.kind.rawValue)),
+            ("cgroup", .string(child.unit.cgroupPath)),
+            ("tasks", .array(child.lifecycle.openTasks.map {
+                .object([("id", .string($0.id.rawValue)), ("name", .string($0.name))])
+            })),
+        ])
+    }
+}
+
+/// Writes all of `text` to `fd`, retrying on partial writes and EINTR.
+func writeAll(_ fd: Int32, _ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let written = retryingOnInterrupt { write(fd, bytes.baseAddress! + offset, bytes.count - offset) }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import SuperviseProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Supervisor {
+    /// Makes the child's freezer unit and pipes, spawns it, and sends the launch events.
+    func launch(_ spec: ChildSpec) {
+        let now = MonotonicClock.now()
+        let unit: any FreezerUnit
+        do {
+            unit = try freezers[spec.freezer]!.makeUnit(for: spec.name)
+        } catch {
+            logger.error("\(spec.name): \(error.message)")
+            outcome.supervisorFailed = true
+            return
+        }
+        let child = SupervisedChild(spec: spec, unit: unit, loop: loop, origin: origin, logger: logger)
+        child.onStateChange = { [unowned self] child in self.stateChanged(child) }
+        child.onViolation = { [unowned self] _, violation in
+            if violation.action == .killed { self.outcome.violationKill = true }
+        }
+        children.append(child)
+        do {
+            let channels = try ProtocolChannels()
+            let request = SpawnRequest(
+                arguments: spec.command,
+                environment: environment(for: spec),
+                workingDirectory: spec.workingDirectory,
+                stdin: options.control == .stdin ? devNull : 0,
+                eventsFD: channels.eventsRead,
+                requestsFD: channels.requestsWrite,
+                cgroupProcsFD: unit.placementFD,
+                takeTerminal: options.control == .none && isatty(0) == 1,
+                openFilesLimit: openFilesLimit)
+            let pid: Int32
+            do {
+                pid = try Spawner.spawn(request)
+            } catch {
+                channels.closeAll()
+                throw error
+            }
+            channels.closeChildEnds()
+            unit.attach(pid: pid)
+            started(child, pid: pid, channels: channels, at: now)
+        } catch {
+            logger.error("\(error.message)")
+            child.recordSpawnFailure(error, at: now)
+            let status: Int32 = if case .spawn(let status) = error.code { status } else { 126 }
+            child.handle(.exited(.exited(status), treeEmpty: true), at: now)
+            outcome.childStatuses.append(status)
+        }
+    }
+
+    private func started(_ child: SupervisedChild, pid: Int32, channels: ProtocolChannels, at now: Instant) {
+        let writer = EventWriter(fd: channels.eventsWrite)
+        let reader = RequestReader(fd: channels.requestsRead)
+        child.started(pid: pid, writer: writer, reader: reader)
+        childrenByPID[pid] = child
+        loop.add(reader.fd) { [unowned child] _ in
+            child.readRequests(upTo: 64 * 1024, at: MonotonicClock.now())
+        }
+        loop.add(writer.fd, events: 0) { [unowned writer] _ in writer.flush() }
+        writer.onBacklogChange = { [unowned self, unowned writer] waiting in
+            self.loop.modify(writer.fd, events: waiting ? EventLoop.writable : 0)
+        }
+        if let notification = child.unit.notificationFD {
+            loop.add(notification) { [unowned child] _ in
+                child.unit.drainNotification()
+                child.freezerNotified(at: MonotonicClock.now())
+            }
+        }
+        logger.info("\(child.name): started pid \(pid) (\(child.unit.kind.rawValue))")
+        child.handle(.launched, at: now)
+    }
+
+    /// The inherited environment, the child's own additions, and the protocol's variables.
+    private func environment(for spec: ChildSpec) -> [String] {
+        var variables: [String] = []
+        var index = 0
+        while let entry = environ[index] {
+            let text = String(cString: entry)
+            index += 1
+            if text.hasPrefix("SUPERVISE_") { continue }
+            if let equals = text.firstIndex(of: "="), spec.environment[String(text[..<equals])] != nil { continue }
+            variables.append(text)
+        }
+        for (key, value) in spec.environment.sorted(by: { $0.key < $1.key }) {
+            variables.append("\(key)=\(value)")
+        }
+        variables.append("SUPERVISE_PROTOCOL=\(protocolVersion)")
+        variables.append("SUPERVISE_EVENTS_FD=3")
+        variables.append("SUPERVISE_REQUESTS_FD=4")
+        variables.append("SUPERVISE_NAME=\(spec.name)")
+        return variables
+    }
+}
+
+extension SupervisedChild {
+    /// The freezer's notification fd fired: re-check whatever waits on it.
+    func freezerNotified(at now: Instant) {
+        switch state {
+        case .suspending:
+            checkFrozen(at: now)
+        case .exited where !lifecycle.isFinished:
+            if unit.isEmpty() { handle(.treeEmptied, at: now) }
+        default:
+            break
+        }
+    }
+}

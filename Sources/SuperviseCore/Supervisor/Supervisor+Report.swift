@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Supervisor {
+    /// Writes the JSON report to `--report`, if asked (atomically: a temporary file, then rename).
+    func writeReport() {
+        guard let path = options.reportPath else { return }
+        var text = ""
+        reportJSON().write(into: &text)
+        text += "\n"
+        let temporary = path + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            logger.error("cannot write the report to \(path): \(describeErrno(errno)); check the directory exists and is writable")
+            return
+        }
+        writeAll(fd, text)
+        close(fd)
+        if rename(temporary, path) != 0 {
+            logger.error("cannot write the report to \(path): \(describeErrno(errno))")
+            unlink(temporary)
+        }
+    }
+
+    func reportJSON() -> JSONValue {
+        let first = specs.first?.settings ?? LifecycleSettings()
+        return .object([
+            ("version", .int(1)),
+            ("settings", .object([
+                ("window_ms", .int(first.window.wholeMilliseconds)),
+                ("limit_ms", .int(first.limit.wholeMilliseconds)),
+                ("expiry_warning_ms", .int(first.expiryWarning.wholeMilliseconds)),
+                ("grace_ms", .int(first.grace.wholeMilliseconds)),
+                ("freeze_timeout_ms", .int(first.freezeTimeout.wholeMilliseconds)),
+                ("on_window_overrun", .string(first.onWindowOverrun.rawValue)),
+                ("launch", .string(first.launch.rawValue)),
+                ("freezer", .string(specs.first?.freezer.rawValue ?? FreezerChoice.auto.rawValue)),
+            ])),
+            ("exit_status", .int(Int64(outcome.exitStatus(violationStatus: options.violationStatus)))),
+            ("children", .array(children.map(childReport))),
+        ])
+    }
+
+    private func childReport(_ child: SupervisedChild) -> JSONValue {
+        let lifecycle = child.lifecycle
+        func ms(_ instant: Instant?) -> JSONValue { .double(instant?.milliseconds(since: origin)) }
+        let exit: JSONValue = lifecycle.exit.map { exit in
+            .object([
+                ("status", .int(Int64(exit.termination.shellStatus))),
+                ("by", .string(exit.by.rawValue)),
+                ("in_time", exit.inTime.map(JSONValue.bool) ?? .null),
+                ("at_ms", ms(exit.at)),
+                ("description", .string(child.spawnFailure?.message ?? exit.termination.description)),
+            ])
+        } ?? .null
+        return .object([
+            ("name", .string(child.name)),
+            ("command", .array(child.spec.command.map(JSONValue.string))),
+            ("pid", child.pid > 0 ? .int(Int64(child.pid)) : .null),
+            ("freezer", .string(child.unit.kind.rawValue)),
+            ("cgroup", .string(child.unit.cgroupPath)),
+            ("aware", .bool(lifecycle.aware)),
+            ("state", .string(lifecycle.state.rawValue)),
+            ("timeline", .array(child.timeline.entries.map { entry in
+                .object([("t_ms", .double(entry.milliseconds)), ("kind", .string(entry.kind.rawValue)),
+                         ("text", .string(entry.text))])
+            })),
+            ("messages_dropped", .int(Int64(child.timeline.messagesDropped))),
+            ("errors_dropped", .int(Int64(child.writer?.errorsDropped ?? 0))),
+            ("tasks", .array(lifecycle.taskHistory.map { task in
+                .object([("id", .string(task.id.rawValue)), ("name", .string(task.name)),
+                         ("begin_ms", ms(task.begin)), ("end_ms", ms(task.end)),
+                         ("expire_ms", ms(task.expire)), ("refused", .bool(task.refused))])
+            })),
+            ("tasks_not_recorded", .int(Int64(lifecycle.tasksNotRecorded))),
+            ("violations", .array(lifecycle.violations.map { violation in
+                .object([("kind", .string(violation.kind.rawValue)), ("at_ms", ms(violation.at)),
+                         ("action", .string(violation.action.rawValue)),
+                         ("tasks", .array(violation.tasks.map {
+                             .object([("id", .string($0.id.rawValue)), ("name", .string($0.name))])
+                         }))])
+            })),
+            ("snapshots", .array(child.snapshots.map { snapshot in
+                .object([("t_ms", .double(snapshot.milliseconds)), ("rss_kb", .int(Int64(snapshot.usage.rssKB))),
+                         ("cpu_ms", .double(snapshot.usage.cpuMS))])
+            })),
+            ("exit", exit),
+        ])
+    }
+}

@@ -1,0 +1,106 @@
+import _SuperviseCShims
+import Logging
+import SuperviseProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs children through their lifecycles: one event loop over signals, stdin commands,
+/// each child's pipes, freezer notifications and timers.
+public final class Supervisor {
+    let specs: [ChildSpec]
+    let options: SupervisorOptions
+    let logger: Logger
+    let origin = MonotonicClock.now()
+    let loop: EventLoop
+    let signals: SignalReceiver
+    var children: [SupervisedChild] = []
+    var freezers: [FreezerChoice: any Freezer] = [:]
+    var commands: CommandReader?
+    var outcome = RunOutcome()
+    var terminationSignals = 0
+    var openFilesLimit: (soft: UInt64, hard: UInt64)?
+    var devNull: Int32 = -1
+    var childrenByPID: [Int32: SupervisedChild] = [:]
+    var runningCommands = false
+
+    /// Prepares the loop and the signals; nothing is launched yet.
+    public init(children: [ChildSpec], options: SupervisorOptions, logger: Logger) throws(SupervisorError) {
+        self.specs = children
+        self.options = options
+        self.logger = logger
+        self.signals = try SignalReceiver()
+        self.loop = try EventLoop()
+    }
+
+    /// Runs until every child has exited; returns the exit status.
+    public func run() -> Int32 {
+        defer { cleanUp() }
+        do {
+            try prepareFreezers()
+        } catch {
+            logger.error("\(error.message)")
+            outcome.supervisorFailed = true
+            writeReport()
+            return outcome.exitStatus(violationStatus: options.violationStatus)
+        }
+        openFilesLimit = OpenFilesLimit.raise()
+        _supervise_become_subreaper()
+        loop.add(signals.fd) { [unowned self] _ in self.handleSignals() }
+        if options.control == .stdin {
+            devNull = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            let reader = CommandReader(fd: 0)
+            reader.attach(to: loop) { [unowned self] in
+                reader.readAvailable()
+                self.runCommands(at: MonotonicClock.now())
+            }
+            commands = reader
+        }
+        for spec in specs { launch(spec) }
+        runLoop()
+        writeReport()
+        return outcome.exitStatus(violationStatus: options.violationStatus)
+    }
+
+    private func runLoop() {
+        while !children.allSatisfy({ $0.lifecycle.isFinished }) {
+            if let commands, commands.needsDirectRead {
+                commands.readAvailable()
+                runCommands(at: MonotonicClock.now())
+            }
+            loop.wait(until: nextDeadline(), pollOnly: commands?.needsDirectRead ?? false)
+            let now = MonotonicClock.now()
+            for child in children {
+                if let deadline = child.nextDeadline, deadline <= now { child.tick(at: now) }
+            }
+            runCommands(at: now)
+        }
+    }
+
+    private func nextDeadline() -> Instant? {
+        var earliest = commands?.holdDeadline
+        for child in children {
+            guard let deadline = child.nextDeadline else { continue }
+            earliest = min(deadline, earliest ?? deadline)
+        }
+        return earliest
+    }
+
+    // MARK: - Freezers
+
+    private func prepareFreezers() throws(SupervisorError) {
+        for choice in Set(specs.map(\.freezer)) where freezers[choice] == nil {
+            let (freezer, notes) = try FreezerSelection.make(choice)
+            for note in notes { logger.info("\(note)") }
+            freezers[choice] = freezer
+        }
+    }
+
+    // MARK: - Cleaning up
+
+    private func cleanUp() {
+        for child in children { child.unit.remove() }
+        for freezer in freezers.values { freezer.removeAll() }
+        if devNull >= 0 { close(devNull) }
+    }
+}

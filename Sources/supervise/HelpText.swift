@@ -1,0 +1,34 @@
+/// The part of `supervise --help` after the options: control, durations, exit status.
+enum HelpText {
+    static let discussion = """
+        Durations are seconds (2.5) or have a unit: 250ms, 2s, 1m.
+
+        SIGNALS
+          SIGUSR1            move every child to the background
+          SIGUSR2            bring every child to the foreground
+          SIGTERM, SIGINT    terminate every child gracefully, then exit (a second one kills)
+
+        COMMANDS ON STDIN (one per line; blank lines and # comments ignored)
+          background [NAME]                        move to the background
+          foreground [NAME]                        bring to the foreground
+          event NAME KIND [TEXT]                   resume in the background to handle an event
+          terminate [NAME]                         terminate gracefully
+          status                                   one JSON line per child on stdout
+          wait STATE [NAME] [timeout=DURATION]     hold the next commands until STATE
+                                                   (active, background, suspended, exited)
+          sleep DURATION                           hold the next commands
+          NAME may be left out with one child, or be 'all'. End of input stops nothing.
+
+        EXIT STATUS (the first that applies)
+          2     usage or config error; nothing was launched
+          125   supervise itself failed (freezer unavailable, cgroup not made, ...)
+          124   a child was killed for an expiry or window violation (--violation-status)
+          123   a 'wait' command timed out or could not be satisfied
+          N     the first non-zero status of a child: its code, or 128+signal;
+                127 command not found, 126 not executable
+          0     otherwise
+
+        The child reads lifecycle events on fd $SUPERVISE_EVENTS_FD (3) and writes requests
+        to fd $SUPERVISE_REQUESTS_FD (4); see docs/protocol.md.
+        """
+}

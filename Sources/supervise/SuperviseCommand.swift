@@ -1,0 +1,169 @@
+import ArgumentParser
+import Logging
+import SuperviseCore
+import SuperviseProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `supervise [OPTIONS] -- COMMAND [ARG...]` and `supervise --config FILE [OPTIONS]`.
+struct SuperviseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "supervise",
+        abstract: "Run programs under the iOS app lifecycle: foreground, background, task assertions, expiry, freezing.",
+        usage: """
+            supervise [OPTIONS] -- COMMAND [ARG...]
+              supervise --config FILE [OPTIONS]
+            """,
+        discussion: HelpText.discussion)
+
+    @Option(help: "The child's name in logs, reports and commands (default: the command's basename).")
+    var name: String?
+
+    @Option(help: ArgumentHelp("Read several named children from a TOML file.", valueName: "file"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("The did-enter-background window (default 5s; 0 = none).", valueName: "duration"),
+            transform: parseDuration)
+    var window: Duration?
+
+    @Option(help: ArgumentHelp("The background time limit while tasks are open (default 30s).", valueName: "duration"),
+            transform: parseDuration)
+    var limit: Duration?
+
+    @Option(help: ArgumentHelp("How long before the limit open tasks get 'expire' (default 5s).", valueName: "duration"),
+            transform: parseDuration)
+    var expiryWarning: Duration?
+
+    @Option(help: ArgumentHelp("How long a terminated child has before SIGKILL (default 5s).", valueName: "duration"),
+            transform: parseDuration)
+    var grace: Duration?
+
+    @Option(help: ArgumentHelp("What an aware child that misses its window gets: kill or suspend (default kill).",
+                               valueName: "action"))
+    var onWindowOverrun: WindowOverrunAction?
+
+    @Option(help: ArgumentHelp("How long a freeze may take to be verified (default 1s).", valueName: "duration"),
+            transform: parseDuration)
+    var freezeTimeout: Duration?
+
+    @Option(help: ArgumentHelp("How children are frozen: auto, cgroup2, cgroup1 or sigstop (default auto).",
+                               valueName: "freezer"))
+    var freezer: FreezerChoice?
+
+    @Option(help: ArgumentHelp("The launch state: foreground or background (default foreground).", valueName: "state"))
+    var launch: LaunchState?
+
+    @Option(help: ArgumentHelp("Read commands from stdin, or none (children keep stdin).", valueName: "source"))
+    var control: ControlSource = .stdin
+
+    @Option(help: ArgumentHelp("Write the run's JSON report to this file when it ends.", valueName: "file"))
+    var report: String?
+
+    @Option(help: ArgumentHelp("The exit status when a child was killed for a violation.", valueName: "n"))
+    var violationStatus: Int32 = 124
+
+    @Option(help: ArgumentHelp("The supervisor's log on stderr: text or json.", valueName: "format"))
+    var logFormat: LogFormat = .text
+
+    @Option(help: ArgumentHelp("The least important log messages shown: trace, debug, info, notice, warning, error.",
+                               valueName: "level"))
+    var logLevel: Logger.Level = .info
+
+    @Flag(help: "Don't prefix children's output with their names (several children only).")
+    var noPrefix = false
+
+    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The program to run, after --.", valueName: "command"))
+    var command: [String] = []
+
+    /// The command without the `--` that introduces it.
+    var childCommand: [String] { command.first == "--" ? Array(command.dropFirst()) : command }
+
+    func validate() throws {
+        if config != nil, !childCommand.isEmpty {
+            throw ValidationError("give either --config FILE or -- COMMAND, not both")
+        }
+        if config == nil, childCommand.isEmpty {
+            throw ValidationError("no command given: write 'supervise [OPTIONS] -- COMMAND [ARG...]' or use --config FILE")
+        }
+        if config != nil, name != nil {
+            throw ValidationError("--name is for a single child; name children in the config file")
+        }
+        if !(0...255).contains(violationStatus) {
+            throw ValidationError("--violation-status must be between 0 and 255, not \(violationStatus)")
+        }
+        if let name, !ChildName.isValid(name) {
+            throw ValidationError("--name '\(name)' must be letters, digits, '.', '_' or '-', and not 'all'")
+        }
+        var settings = LifecycleSettings()
+        var freezerChoice = FreezerChoice.auto
+        overrides.apply(to: &settings, freezer: &freezerChoice)
+        if let problem = settings.problem { throw ValidationError(problem) }
+    }
+
+    var overrides: SettingsOverrides {
+        var overrides = SettingsOverrides()
+        overrides.window = window
+        overrides.limit = limit
+        overrides.expiryWarning = expiryWarning
+        overrides.grace = grace
+        overrides.freezeTimeout = freezeTimeout
+        overrides.onWindowOverrun = onWindowOverrun
+        overrides.launch = launch
+        overrides.freezer = freezer
+        return overrides
+    }
+
+    /// The children to run, from the config file or the command line.
+    func childSpecs() throws -> [ChildSpec] {
+        if let config {
+            return try ConfigFile.load(path: config, commandLine: overrides)
+        }
+        var settings = LifecycleSettings()
+        var freezerChoice = FreezerChoice.auto
+        overrides.apply(to: &settings, freezer: &freezerChoice)
+        let childName = name ?? ChildName.from(command: childCommand[0])
+        return [ChildSpec(name: childName, command: childCommand, settings: settings, freezer: freezerChoice)]
+    }
+
+    mutating func run() throws {
+        let specs: [ChildSpec]
+        do {
+            specs = try childSpecs()
+        } catch let error as UsageError {
+            throw ValidationError(error.message)
+        }
+        let origin = MonotonicClock.now()
+        let format = logFormat, level = logLevel
+        LoggingSystem.bootstrap { _ in StderrLogHandler(format: format, level: level, origin: origin) }
+        let logger = Logger(label: "supervise")
+        var options = SupervisorOptions()
+        options.control = control
+        options.reportPath = report
+        options.violationStatus = violationStatus
+        options.prefixOutput = !noPrefix
+        let status: Int32
+        do {
+            status = try Supervisor(children: specs, options: options, logger: logger).run()
+        } catch let error as SupervisorError {
+            logger.error("\(error.message)")
+            status = 125
+        }
+        Glibc.exit(status)
+    }
+}
+
+private func parseDuration(_ text: String) throws -> Duration {
+    do {
+        return try DurationParser.parse(text)
+    } catch {
+        throw ValidationError(error.message)
+    }
+}
+
+extension WindowOverrunAction: ExpressibleByArgument {}
+extension FreezerChoice: ExpressibleByArgument {}
+extension LaunchState: ExpressibleByArgument {}
+extension ControlSource: ExpressibleByArgument {}
+extension LogFormat: ExpressibleByArgument {}
+extension Logger.Level: @retroactive ExpressibleByArgument {}
