@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -91,16 +92,17 @@ static int place_descriptors(const _supervise_spawn_attributes *attributes) {
 }
 
 /// Resets every signal the process may catch or ignore to its default disposition.
+///
+/// Through the system call: the C library's sigaction refuses the real-time signals it keeps for
+/// itself (32 and 33), and an ignored one would still be inherited across exec.
 static int reset_signal_dispositions(void) {
-    struct sigaction default_action;
-    memset(&default_action, 0, sizeof(default_action));
-    default_action.sa_handler = SIG_DFL;
+    // SIG_DFL (0), no flags, an empty mask: all zeros in any architecture's kernel sigaction.
+    unsigned long default_action[8] = { 0 };
     for (int signal = 1; signal < NSIG; signal++) {
         if (signal == SIGKILL || signal == SIGSTOP) {
             continue;
         }
-        // EINVAL: one of the real-time signals the C library keeps for itself.
-        if (sigaction(signal, &default_action, NULL) != 0 && errno != EINVAL) {
+        if (syscall(SYS_rt_sigaction, signal, default_action, NULL, (NSIG - 1) / 8) != 0) {
             return errno;
         }
     }
