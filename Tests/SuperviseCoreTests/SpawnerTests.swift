@@ -116,6 +116,14 @@ struct SpawnerTests {
         #expect(descriptors == [0, 1, 2, 3, 4])
     }
 
+    @Test(.enabled(if: standardOutputAndErrorDiffer, "needs stdout and stderr open on different files"))
+    func swapsSourcesAlreadyNumberedBelowFive() throws {
+        let child = try Child.spawn(["sleep", "30"], stdout: 2, stderr: 1)
+        defer { child.kill() }
+        #expect(fileIdentity(path: "/proc/\(child.pid)/fd/1") == fileIdentity(fd: 2))
+        #expect(fileIdentity(path: "/proc/\(child.pid)/fd/2") == fileIdentity(fd: 1))
+    }
+
     @Test func descriptorsThreeAndFourAreTheProtocolPipes() throws {
         let child = try Child.spawn(
             ["sh", "-c", "printf 'hi\\n' >&4; read line <&3; printf '%s\\n' \"$line\" >&4"])
@@ -261,7 +269,7 @@ private struct Child {
 
     static func spawn(
         _ arguments: [String], environment: [String] = ["PATH=/usr/bin:/bin"],
-        workingDirectory: String? = nil, cgroupProcsFD: Int32? = nil, takeTerminal: Bool = false,
+        workingDirectory: String? = nil, stdout: Int32 = 1, stderr: Int32 = 2, cgroupProcsFD: Int32? = nil, takeTerminal: Bool = false,
         pidVariable: String? = nil, openFilesLimit: (soft: UInt64, hard: UInt64)? = nil
     ) throws -> Child {
         let channels = try ProtocolChannels()
@@ -272,7 +280,7 @@ private struct Child {
         }
         let request = SpawnRequest(
             arguments: arguments, environment: environment, workingDirectory: workingDirectory,
-            stdin: devNull, stdout: 1, stderr: 2,
+            stdin: devNull, stdout: stdout, stderr: stderr,
             eventsFD: channels.eventsRead, requestsFD: channels.requestsWrite,
             cgroupProcsFD: cgroupProcsFD, takeTerminal: takeTerminal, pidVariable: pidVariable,
             openFilesLimit: openFilesLimit)
@@ -345,6 +353,19 @@ private func readLine(from fd: Int32) -> String? {
     }
     return nil
 }
+
+/// Device and inode of an open file, to tell which file a descriptor is.
+private func fileIdentity(fd: Int32) -> [UInt64]? {
+    var info = stat()
+    return fstat(fd, &info) == 0 ? [UInt64(info.st_dev), UInt64(info.st_ino)] : nil
+}
+
+private func fileIdentity(path: String) -> [UInt64]? {
+    var info = stat()
+    return stat(path, &info) == 0 ? [UInt64(info.st_dev), UInt64(info.st_ino)] : nil
+}
+
+private let standardOutputAndErrorDiffer = fileIdentity(fd: 1) != fileIdentity(fd: 2)
 
 private let cgroupV2IsWritable = access("/sys/fs/cgroup/unified/cgroup.procs", W_OK) == 0
 
