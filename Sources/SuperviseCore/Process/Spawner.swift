@@ -21,11 +21,11 @@ public enum Spawner {
         try checkNoNULBytes(request, command: command)
 
         var environment = request.environment
-        let pidEntryIndex = request.pidVariable.map { name in
+        // Where in envp the child writes its pid: after "NAME=", over zeros with room for any pid.
+        let pidValue = request.pidVariable.map { name in
             environment.removeAll { $0.hasPrefix(name + "=") }
-            // Room for any pid: the child writes its own over the zeros.
             environment.append(name + "=" + String(repeating: "0", count: 20))
-            return environment.count - 1
+            return (entry: environment.count - 1, offset: name.utf8.count + 1)
         }
         let argv = CStringArray(request.arguments)
         let envp = CStringArray(environment)
@@ -40,9 +40,7 @@ public enum Spawner {
                     argv: argv.pointers,
                     envp: envp.pointers,
                     search_path: searchPath,
-                    pid_value: pidEntryIndex.map { index in
-                        envp.pointers[index]! + request.pidVariable!.utf8.count + 1
-                    },
+                    pid_value: pidValue.map { envp.pointers[$0.entry]! + $0.offset },
                     working_directory: workingDirectory,
                     stdin_fd: request.stdin,
                     stdout_fd: request.stdout,
