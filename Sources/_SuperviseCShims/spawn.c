@@ -1,1 +1,343 @@
+// fork/exec for one child. Between fork and exec the child runs only async-signal-safe calls:
+// the supervisor is multi-threaded, and the copy of its heap locks in the child may be held.
+
+#define _GNU_SOURCE 1
+
 #include "supervise_shims.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/close_range.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/// The child's fds below this number are the ones it is given; every other one is closed on exec.
+#define FIRST_UNINHERITED_FD 5
+
+/// Largest fd the fallback loop visits when the open-files limit is unlimited.
+#define FALLBACK_FD_BOUND (1 << 20)
+
+/// Writes `value` (non-negative) in decimal, NUL-terminated.
+static void write_decimal(char *out, pid_t value) {
+    char reversed[16];
+    int count = 0;
+    do {
+        reversed[count++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value > 0);
+    for (int index = 0; index < count; index++) {
+        out[index] = reversed[count - 1 - index];
+    }
+    out[count] = '\0';
+}
+
+/// Tells the parent which step failed with which errno, and ends the child.
+__attribute__((noreturn))
+static void report_and_exit(int report_fd, int step, int error) {
+    int message[2] = { step, error };
+    while (write(report_fd, message, sizeof(message)) < 0 && errno == EINTR) {
+    }
+    _exit(127);
+}
+
+/// Marks every fd from FIRST_UNINHERITED_FD up close-on-exec, the slow way.
+static int mark_uninherited_fds_cloexec(void) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0) {
+        return -1;
+    }
+    rlim_t bound = limit.rlim_cur == RLIM_INFINITY ? FALLBACK_FD_BOUND : limit.rlim_cur;
+    for (rlim_t fd = FIRST_UNINHERITED_FD; fd < bound; fd++) {
+        int flags = fcntl((int)fd, F_GETFD);
+        if (flags >= 0 && (flags & FD_CLOEXEC) == 0) {
+            fcntl((int)fd, F_SETFD, flags | FD_CLOEXEC);
+        }
+    }
+    return 0;
+}
+
+/// Puts the request's descriptors at 0-4 and makes every other fd close on exec.
+/// Returns the errno of a failure, or 0.
+static int place_descriptors(const _supervise_spawn_attributes *attributes) {
+    int sources[FIRST_UNINHERITED_FD] = {
+        attributes->stdin_fd, attributes->stdout_fd, attributes->stderr_fd,
+        attributes->events_fd, attributes->requests_fd,
+    };
+    // A source already numbered 0-4 could be overwritten by an earlier dup2: move it out first.
+    for (int target = 0; target < FIRST_UNINHERITED_FD; target++) {
+        if (sources[target] >= 0 && sources[target] < FIRST_UNINHERITED_FD) {
+            sources[target] = fcntl(sources[target], F_DUPFD_CLOEXEC, FIRST_UNINHERITED_FD);
+            if (sources[target] < 0) {
+                return errno;
+            }
+        }
+    }
+    // dup2 clears close-on-exec on the new descriptor, so 0-4 survive the exec.
+    for (int target = 0; target < FIRST_UNINHERITED_FD; target++) {
+        if (dup2(sources[target], target) < 0) {
+            return errno;
+        }
+    }
+    if (close_range(FIRST_UNINHERITED_FD, ~0U, CLOSE_RANGE_CLOEXEC) != 0
+        && mark_uninherited_fds_cloexec() != 0) {
+        return errno;
+    }
+    return 0;
+}
+
+/// Resets every signal the process may catch or ignore to its default disposition.
+///
+/// Through the system call: the C library's sigaction refuses the real-time signals it keeps for
+/// itself (32 and 33), and an ignored one would still be inherited across exec.
+static int reset_signal_dispositions(void) {
+    // SIG_DFL (0), no flags, an empty mask: all zeros in any architecture's kernel sigaction.
+    unsigned long default_action[8] = { 0 };
+    for (int signal = 1; signal < NSIG; signal++) {
+        if (signal == SIGKILL || signal == SIGSTOP) {
+            continue;
+        }
+        if (syscall(SYS_rt_sigaction, signal, default_action, NULL, (NSIG - 1) / 8) != 0) {
+            return errno;
+        }
+    }
+    return 0;
+}
+
+/// Whether execve's errno means "not in this directory, try the next one" (as execvp).
+static int is_lookup_miss(int error) {
+    switch (error) {
+    case ENOENT:
+    case ENOTDIR:
+    case ESTALE:
+    case ENODEV:
+    case ETIMEDOUT:
+    case ENAMETOOLONG:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/// execve, with an execvp-style lookup of a file without a `/` on `search_path`.
+__attribute__((noreturn))
+static void exec_child(const _supervise_spawn_attributes *attributes, int report_fd) {
+    const char *file = attributes->file;
+    if (strchr(file, '/') != NULL) {
+        execve(file, attributes->argv, attributes->envp);
+        report_and_exit(report_fd, _SUPERVISE_STEP_EXEC, errno);
+    }
+    size_t file_length = strlen(file);
+    if (file_length == 0) {
+        report_and_exit(report_fd, _SUPERVISE_STEP_EXEC, ENOENT);
+    }
+    char candidate[PATH_MAX];
+    int denied = 0;
+    const char *directory = attributes->search_path;
+    for (;;) {
+        const char *end = strchrnul(directory, ':');
+        size_t directory_length = (size_t)(end - directory);
+        if (directory_length + 1 + file_length < sizeof(candidate)) {
+            size_t offset = 0;
+            if (directory_length > 0) {
+                memcpy(candidate, directory, directory_length);
+                candidate[directory_length] = '/';
+                offset = directory_length + 1;
+            }
+            memcpy(candidate + offset, file, file_length + 1);
+            execve(candidate, attributes->argv, attributes->envp);
+            if (errno == EACCES) {
+                denied = 1;
+            } else if (!is_lookup_miss(errno)) {
+                report_and_exit(report_fd, _SUPERVISE_STEP_EXEC, errno);
+            }
+        }
+        if (*end == '\0') {
+            break;
+        }
+        directory = end + 1;
+    }
+    report_and_exit(report_fd, _SUPERVISE_STEP_EXEC, denied ? EACCES : ENOENT);
+}
+
+/// Everything the forked child does; it never returns.
+__attribute__((noreturn))
+static void run_child(const _supervise_spawn_attributes *attributes, pid_t parent, int report_fd) {
+    // The report pipe must not be overwritten when the descriptors are placed at 0-4.
+    if (report_fd < FIRST_UNINHERITED_FD) {
+        int moved = fcntl(report_fd, F_DUPFD_CLOEXEC, FIRST_UNINHERITED_FD);
+        if (moved < 0) {
+            report_and_exit(report_fd, _SUPERVISE_STEP_DESCRIPTORS, errno);
+        }
+        report_fd = moved;
+    }
+
+    if (setpgid(0, 0) != 0) {
+        report_and_exit(report_fd, _SUPERVISE_STEP_PROCESS_GROUP, errno);
+    }
+
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) {
+        report_and_exit(report_fd, _SUPERVISE_STEP_PARENT_DEATH_SIGNAL, errno);
+    }
+    if (getppid() != parent) {
+        // The supervisor died before the parent-death signal was armed: nobody is left to tell.
+        _exit(127);
+    }
+
+    if (attributes->cgroup_procs_fd >= 0) {
+        ssize_t written;
+        do {
+            written = write(attributes->cgroup_procs_fd, "0", 1);
+        } while (written < 0 && errno == EINTR);
+        if (written != 1) {
+            report_and_exit(report_fd, _SUPERVISE_STEP_CGROUP, written < 0 ? errno : EIO);
+        }
+    }
+
+    int error = place_descriptors(attributes);
+    if (error != 0) {
+        report_and_exit(report_fd, _SUPERVISE_STEP_DESCRIPTORS, error);
+    }
+
+    if (attributes->take_terminal && isatty(STDIN_FILENO)) {
+        // As tini: a background group may take the terminal only while ignoring SIGTTOU.
+        // ENOTTY/ENXIO: the terminal is not this session's controlling terminal; run without it.
+        signal(SIGTTOU, SIG_IGN);
+        if (tcsetpgrp(STDIN_FILENO, getpid()) != 0 && errno != ENOTTY && errno != ENXIO) {
+            report_and_exit(report_fd, _SUPERVISE_STEP_TERMINAL, errno);
+        }
+    }
+
+    if (attributes->set_open_files_limit) {
+        struct rlimit limit = {
+            .rlim_cur = (rlim_t)attributes->open_files_soft,
+            .rlim_max = (rlim_t)attributes->open_files_hard,
+        };
+        if (setrlimit(RLIMIT_NOFILE, &limit) != 0) {
+            report_and_exit(report_fd, _SUPERVISE_STEP_OPEN_FILES_LIMIT, errno);
+        }
+    }
+
+    error = reset_signal_dispositions();
+    if (error != 0) {
+        report_and_exit(report_fd, _SUPERVISE_STEP_SIGNALS, error);
+    }
+
+    if (attributes->pid_value != NULL) {
+        write_decimal(attributes->pid_value, getpid());
+    }
+
+    if (attributes->working_directory != NULL && chdir(attributes->working_directory) != 0) {
+        report_and_exit(report_fd, _SUPERVISE_STEP_WORKING_DIRECTORY, errno);
+    }
+
+    // Last: a signal sent to the new group meanwhile was held, and now acts with its default.
+    sigset_t empty;
+    sigemptyset(&empty);
+    if (sigprocmask(SIG_SETMASK, &empty, NULL) != 0) {
+        report_and_exit(report_fd, _SUPERVISE_STEP_SIGNALS, errno);
+    }
+
+    exec_child(attributes, report_fd);
+}
+
+/// Blocks every signal that can be blocked and is not a synchronous fault, saving the old mask.
+static int block_signals(sigset_t *old_mask) {
+    sigset_t mask;
+    sigfillset(&mask);
+    sigdelset(&mask, SIGABRT);
+    sigdelset(&mask, SIGBUS);
+    sigdelset(&mask, SIGFPE);
+    sigdelset(&mask, SIGILL);
+    sigdelset(&mask, SIGSEGV);
+    sigdelset(&mask, SIGSYS);
+    sigdelset(&mask, SIGTRAP);
+    return pthread_sigmask(SIG_BLOCK, &mask, old_mask);
+}
+
+/// Reads the child's report until EOF. Returns the bytes read, or -1 with errno set.
+static ssize_t read_report(int fd, int message[2]) {
+    size_t received = 0;
+    while (received < 2 * sizeof(int)) {
+        ssize_t count = read(fd, (char *)message + received, 2 * sizeof(int) - received);
+        if (count == 0) {
+            break;
+        }
+        if (count < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return -1;
+        }
+        received += (size_t)count;
+    }
+    return (ssize_t)received;
+}
+
+int _supervise_spawn(const _supervise_spawn_attributes *attributes, pid_t *pid, int *failed_step) {
+    int report_pipe[2];
+    if (pipe2(report_pipe, O_CLOEXEC) != 0) {
+        *failed_step = _SUPERVISE_STEP_PIPE;
+        return errno;
+    }
+
+    sigset_t old_mask;
+    int error = block_signals(&old_mask);
+    if (error != 0) {
+        close(report_pipe[0]);
+        close(report_pipe[1]);
+        *failed_step = _SUPERVISE_STEP_FORK;
+        return error;
+    }
+
+    pid_t parent = getpid();
+    pid_t child = fork();
+    if (child == 0) {
+        close(report_pipe[0]);
+        run_child(attributes, parent, report_pipe[1]);
+    }
+    int fork_error = errno;
+    if (child > 0) {
+        // Also done by the child: whichever runs first, the group exists before we return.
+        // EACCES (the child already exec'd) and ESRCH are fine: the child did it itself.
+        setpgid(child, child);
+    }
+    pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+    close(report_pipe[1]);
+
+    if (child < 0) {
+        close(report_pipe[0]);
+        *failed_step = _SUPERVISE_STEP_FORK;
+        return fork_error;
+    }
+
+    int message[2] = { 0, 0 };
+    ssize_t received = read_report(report_pipe[0], message);
+    int read_error = errno;
+    close(report_pipe[0]);
+    if (received == 0) {
+        *pid = child;
+        return 0;
+    }
+
+    if (received < 0) {
+        // The child's fate is unknown: make sure it does not run unsupervised.
+        kill(child, SIGKILL);
+        *failed_step = _SUPERVISE_STEP_PIPE;
+        error = read_error;
+    } else if (received < (ssize_t)sizeof(message)) {
+        *failed_step = _SUPERVISE_STEP_EXEC;
+        error = EIO;
+    } else {
+        *failed_step = message[0];
+        error = message[1];
+    }
+    while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {
+    }
+    return error;
+}

@@ -16,13 +16,17 @@ public struct SpawnRequest: Sendable {
     public var cgroupProcsFD: Int32?
     /// Make the child's process group the terminal's foreground group (`--control none` on a tty).
     public var takeTerminal: Bool
+    /// The name of an environment variable (`SUPERVISE_PID`) the spawner sets to the child's own
+    /// pid, replacing any entry of that name in `environment`; `nil` for none.
+    public var pidVariable: String?
     /// The open-files limit to restore in the child (the supervisor raised its own).
     public var openFilesLimit: (soft: UInt64, hard: UInt64)?
 
     public init(arguments: [String], environment: [String], workingDirectory: String? = nil,
                 stdin: Int32 = 0, stdout: Int32 = 1, stderr: Int32 = 2,
                 eventsFD: Int32, requestsFD: Int32, cgroupProcsFD: Int32? = nil,
-                takeTerminal: Bool = false, openFilesLimit: (soft: UInt64, hard: UInt64)? = nil) {
+                takeTerminal: Bool = false, pidVariable: String? = nil,
+                openFilesLimit: (soft: UInt64, hard: UInt64)? = nil) {
         self.arguments = arguments
         self.environment = environment
         self.workingDirectory = workingDirectory
@@ -33,6 +37,7 @@ public struct SpawnRequest: Sendable {
         self.requestsFD = requestsFD
         self.cgroupProcsFD = cgroupProcsFD
         self.takeTerminal = takeTerminal
+        self.pidVariable = pidVariable
         self.openFilesLimit = openFilesLimit
     }
 }

@@ -1,3 +1,65 @@
 #ifndef SUPERVISE_SHIMS_H
 #define SUPERVISE_SHIMS_H
+
+#include <sys/types.h>
+
+/// Where a spawn failed: the step reported with the errno.
+/// Steps up to `_SUPERVISE_STEP_FORK` fail in the supervisor; the rest in the forked child.
+#define _SUPERVISE_STEP_PIPE 1
+#define _SUPERVISE_STEP_FORK 2
+#define _SUPERVISE_STEP_PROCESS_GROUP 3
+#define _SUPERVISE_STEP_PARENT_DEATH_SIGNAL 4
+#define _SUPERVISE_STEP_CGROUP 5
+#define _SUPERVISE_STEP_DESCRIPTORS 6
+#define _SUPERVISE_STEP_TERMINAL 7
+#define _SUPERVISE_STEP_OPEN_FILES_LIMIT 8
+#define _SUPERVISE_STEP_SIGNALS 9
+#define _SUPERVISE_STEP_WORKING_DIRECTORY 10
+#define _SUPERVISE_STEP_EXEC 11
+
+/// What the child is made of. Everything is allocated by the caller before the fork.
+typedef struct _supervise_spawn_attributes {
+    /// `argv[0]`: run as is when it contains a `/`, otherwise looked up on `search_path`.
+    const char * _Nonnull file;
+    char * _Nullable const * _Nonnull argv;
+    char * _Nullable const * _Nonnull envp;
+    /// The `PATH` used for the lookup of `file` (colon-separated; an empty entry is the cwd).
+    const char * _Nonnull search_path;
+    /// NULL, or where, inside one of the `envp` strings, the child writes its own pid in decimal
+    /// (room for at least 12 characters and the NUL): for `SUPERVISE_PID`, which only the child knows.
+    char * _Nullable pid_value;
+    /// The child's working directory, or NULL to inherit the supervisor's.
+    const char * _Nullable working_directory;
+    /// Placed at fds 0, 1, 2, 3 and 4 of the child.
+    int stdin_fd;
+    int stdout_fd;
+    int stderr_fd;
+    int events_fd;
+    int requests_fd;
+    /// An open `cgroup.procs` the child writes "0" into, or -1.
+    int cgroup_procs_fd;
+    /// Non-zero: make the child's process group the foreground group of the terminal on fd 0.
+    int take_terminal;
+    /// Non-zero: set RLIMIT_NOFILE to `open_files_soft`/`open_files_hard` in the child.
+    int set_open_files_limit;
+    unsigned long long open_files_soft;
+    unsigned long long open_files_hard;
+} _supervise_spawn_attributes;
+
+/// Forks and execs a child in its own process group, with the parent-death signal SIGKILL,
+/// in a cgroup if asked, with exactly fds 0-4 open, default signal dispositions and an empty
+/// signal mask.
+///
+/// Returns 0 and sets `*pid` once the exec succeeded. Otherwise returns the errno and sets
+/// `*failed_step` to a `_SUPERVISE_STEP_*`; a child that was forked has been reaped.
+int _supervise_spawn(const _supervise_spawn_attributes * _Nonnull attributes,
+                     pid_t * _Nonnull pid,
+                     int * _Nonnull failed_step);
+
+/// pipe2(2), which the Swift Glibc module does not import.
+int _supervise_pipe2(int fds[_Nonnull 2], int flags);
+
+/// The abbreviated name of a signal without "SIG" ("KILL"), or NULL when it has none.
+const char * _Nullable _supervise_signal_abbreviation(int signal);
+
 #endif

@@ -1,0 +1,63 @@
+import Glibc
+import _SuperviseCShims
+
+/// A failed spawn as the C shim reports it (the step and its errno), turned into the user's error.
+struct SpawnFailure {
+    var step: Int32
+    var errno: Int32
+    var request: SpawnRequest
+
+    var error: SupervisorError {
+        let command = request.arguments.first ?? ""
+        let reason = String(cString: strerror(errno))
+        switch step {
+        case _SUPERVISE_STEP_EXEC:
+            let status: Int32 = errno == ENOENT || errno == ENOTDIR ? 127 : 126
+            return SupervisorError(
+                .spawn(status: status),
+                "supervise: cannot run '\(command)': \(reason)\(execAdvice(command: command)) (exit \(status))",
+                errno: errno)
+        case _SUPERVISE_STEP_WORKING_DIRECTORY:
+            return SupervisorError(
+                .spawn(status: 126),
+                "supervise: cannot run '\(command)': cannot change to directory "
+                    + "'\(request.workingDirectory ?? "")': \(reason); fix its cwd (exit 126)",
+                errno: errno)
+        default:
+            return SupervisorError(
+                .system,
+                "supervise: cannot start '\(command)': \(action) failed: \(reason)",
+                errno: errno)
+        }
+    }
+
+    /// What the user can do about an exec failure, after a "; ", or nothing.
+    private func execAdvice(command: String) -> String {
+        switch errno {
+        case ENOENT, ENOTDIR:
+            command.contains("/") ? "; check the path" : "; check the name and PATH"
+        case EACCES, EPERM:
+            "; make it executable (chmod +x) on a filesystem not mounted noexec"
+        case ENOEXEC:
+            "; give it a #! line, or run it with sh"
+        default:
+            ""
+        }
+    }
+
+    /// The setup step of the supervisor's own that failed, for the message.
+    private var action: String {
+        switch step {
+        case _SUPERVISE_STEP_PIPE: "creating its exec-status pipe"
+        case _SUPERVISE_STEP_FORK: "fork"
+        case _SUPERVISE_STEP_PROCESS_GROUP: "making its process group"
+        case _SUPERVISE_STEP_PARENT_DEATH_SIGNAL: "setting its parent-death signal"
+        case _SUPERVISE_STEP_CGROUP: "placing it in its cgroup"
+        case _SUPERVISE_STEP_DESCRIPTORS: "giving it its descriptors"
+        case _SUPERVISE_STEP_TERMINAL: "giving it the terminal"
+        case _SUPERVISE_STEP_OPEN_FILES_LIMIT: "restoring its open-files limit"
+        case _SUPERVISE_STEP_SIGNALS: "resetting its signals"
+        default: "step \(step)"
+        }
+    }
+}
