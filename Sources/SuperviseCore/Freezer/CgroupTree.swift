@@ -1,0 +1,39 @@
+#if os(Linux)
+import Glibc
+import SystemPackage
+
+/// Operations on a cgroup directory and every cgroup below it (a child may make its own sub-cgroups).
+enum CgroupTree {
+    /// `directory` and its descendants, parents before children.
+    static func directories(_ directory: String) -> [String] {
+        [directory] + FileIO.subdirectories(of: directory).flatMap { directories(directory + "/" + $0) }
+    }
+
+    /// The processes in `directory` and below.
+    static func pids(_ directory: String) -> [Int32] {
+        directories(directory).flatMap { cgroup in
+            ((try? FileIO.readFile(cgroup + "/cgroup.procs").get()) ?? "")
+                .split(separator: "\n").compactMap { Int32($0) }
+        }
+    }
+
+    /// SIGKILLs every process in `directory` and below; returns how many were signalled.
+    @discardableResult
+    static func signalEvery(_ directory: String, _ signal: Int32 = SIGKILL) -> Int {
+        let pids = pids(directory)
+        for pid in pids { kill(pid, signal) }
+        return pids.count
+    }
+
+    /// Removes `directory` and every cgroup below it, children first. A missing directory counts as removed.
+    static func remove(_ directory: String) -> Result<Void, Errno> {
+        for child in FileIO.subdirectories(of: directory) {
+            if case .failure(let error) = remove(directory + "/" + child) { return .failure(error) }
+        }
+        switch FileIO.removeDirectory(directory) {
+        case .success, .failure(.noSuchFileOrDirectory): return .success(())
+        case .failure(let error): return .failure(error)
+        }
+    }
+}
+#endif

@@ -1,0 +1,148 @@
+#if os(Linux)
+import Glibc
+import SystemPackage
+
+/// Freezes each child's cgroup in the cgroup v1 freezer hierarchy with `freezer.state`.
+public final class CgroupV1Freezer: Freezer {
+    public let kind = FreezerKind.cgroup1
+    /// This supervisor's cgroup, which holds one cgroup per child.
+    public var directory: String { cgroup.directory }
+
+    private let cgroup: SupervisorCgroup
+    private var units: [CgroupV1Unit] = []
+
+    /// Creates this supervisor's cgroup below its own freezer cgroup, or says why cgroup v1 can't be used.
+    init(location: CgroupLocation) throws(FreezerUnusable) {
+        guard access(location.directory + "/cgroup.procs", W_OK) == 0 else {
+            throw FreezerUnusable("cgroup v1 freezer at \(location.directory) is not writable: "
+                                  + "\(Errno(rawValue: errno).sentenceText) (cgroup.procs can't be written)")
+        }
+        cgroup = try SupervisorCgroup(in: location, version: .v1Freezer)
+        guard FileIO.exists(cgroup.directory + "/freezer.state") else {
+            cgroup.remove()
+            throw FreezerUnusable("cgroup v1 freezer at \(location.directory) has no freezer.state")
+        }
+    }
+
+    public func makeUnit(for childName: String) throws(SupervisorError) -> any FreezerUnit {
+        let unit = try CgroupV1Unit(directory: cgroup.makeChildDirectory(for: childName), childName: childName)
+        units.append(unit)
+        return unit
+    }
+
+    public func removeAll() {
+        for unit in units { unit.remove() }
+        units.removeAll()
+        cgroup.remove()
+    }
+}
+
+/// One child's cgroup in the cgroup v1 freezer hierarchy.
+///
+/// v1 has no notification: the supervisor re-checks on a back-off, and each read of
+/// `freezer.state` is what moves the cgroup from FREEZING to FROZEN. A frozen v1 task
+/// can't act on SIGKILL until it is thawed.
+final class CgroupV1Unit: FreezerUnit {
+    let kind = FreezerKind.cgroup1
+    let directory: String
+    let childName: String
+    var cgroupPath: String? { directory }
+    var placementFD: Int32? { removed ? nil : procsFD }
+    let notificationFD: Int32? = nil
+
+    private let stateFD: Int32
+    private let procsFD: Int32
+    private var pid: Int32?
+    private var removed = false
+
+    init(directory: String, childName: String) throws(SupervisorError) {
+        self.directory = directory
+        self.childName = childName
+        let state = FileIO.open(directory + "/freezer.state", O_RDWR)
+        let procs = FileIO.open(directory + "/cgroup.procs", O_WRONLY)
+        switch (state, procs) {
+        case (.success(let state), .success(let procs)):
+            stateFD = state
+            procsFD = procs
+        case (.failure(let error), let other), (let other, .failure(let error)):
+            if case .success(let fd) = other { close(fd) }
+            _ = FileIO.removeDirectory(directory)
+            throw SupervisorError(.freezer, "could not open the freezer files of \(directory) for child \(childName): "
+                                  + "\(error.sentenceText)", errno: error.rawValue)
+        }
+    }
+
+    func attach(pid: Int32) {
+        self.pid = pid
+    }
+
+    func requestFreeze() throws(SupervisorError) {
+        try write("FROZEN", doing: "freeze")
+    }
+
+    func isFrozen() -> Bool {
+        state() == "FROZEN"
+    }
+
+    func drainNotification() {}
+
+    func thaw() throws(SupervisorError) {
+        try write("THAWED", doing: "thaw")
+        guard waitBriefly(upTo: .seconds(1), until: { state() == "THAWED" }) else {
+            throw SupervisorError(.freezer, "could not thaw child \(childName): \(directory)/freezer.state "
+                                  + "still says \(state() ?? "nothing") after 1 s")
+        }
+    }
+
+    func signalGroup(_ signal: Int32) {
+        if let pid { kill(-pid, signal) }
+    }
+
+    /// SIGKILLs every process, then thaws the cgroup: a frozen v1 task dies only once thawed.
+    func killAll() {
+        CgroupTree.signalEvery(directory)
+        for cgroup in CgroupTree.directories(directory) {
+            _ = FileIO.write("THAWED", toFile: cgroup + "/freezer.state")
+        }
+    }
+
+    func isEmpty() -> Bool {
+        CgroupTree.pids(directory).isEmpty
+    }
+
+    func resourceUsage() -> ResourceUsage? {
+        ProcFS.usage(of: CgroupTree.pids(directory))
+    }
+
+    func remove() {
+        guard !removed else { return }
+        _ = waitBriefly(upTo: .seconds(1)) {
+            killAll()
+            return isEmpty()
+        }
+        removed = true
+        close(stateFD)
+        close(procsFD)
+        _ = CgroupTree.remove(directory)
+    }
+
+    /// `freezer.state` read now: THAWED, FREEZING or FROZEN.
+    private func state() -> String? {
+        guard !removed, let text = try? FileIO.readAll(stateFD).get() else { return nil }
+        return String(text.prefix { $0 != "\n" })
+    }
+
+    /// Writes `state`; EBUSY means the kernel could not freeze every task yet, which the next read re-tries.
+    private func write(_ state: String, doing action: String) throws(SupervisorError) {
+        guard !removed else {
+            throw SupervisorError(.freezer, "could not \(action) child \(childName): its cgroup was removed")
+        }
+        switch FileIO.write(state, to: stateFD) {
+        case .success, .failure(.resourceBusy): return
+        case .failure(let error):
+            throw SupervisorError(.freezer, "could not \(action) child \(childName): writing \(state) to "
+                                  + "\(directory)/freezer.state failed: \(error.sentenceText)", errno: error.rawValue)
+        }
+    }
+}
+#endif

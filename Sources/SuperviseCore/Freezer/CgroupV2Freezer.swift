@@ -1,0 +1,193 @@
+#if os(Linux)
+import Glibc
+import SystemPackage
+
+/// Freezes each child's cgroup with cgroup v2's `cgroup.freeze`, the way `systemctl freeze` does.
+public final class CgroupV2Freezer: Freezer {
+    public let kind = FreezerKind.cgroup2
+    /// This supervisor's cgroup, which holds one cgroup per child.
+    public var directory: String { cgroup.directory }
+
+    private let cgroup: SupervisorCgroup
+    private var units: [CgroupV2Unit] = []
+
+    /// Creates this supervisor's cgroup below its own, or says why cgroup v2 can't be used.
+    init(location: CgroupLocation) throws(FreezerUnusable) {
+        guard access(location.directory + "/cgroup.procs", W_OK) == 0 else {
+            throw FreezerUnusable("cgroup v2 at \(location.directory) is not writable: "
+                                  + "\(Errno(rawValue: errno).sentenceText) (cgroup.procs can't be written)")
+        }
+        cgroup = try SupervisorCgroup(in: location, version: .v2)
+        guard FileIO.exists(cgroup.directory + "/cgroup.freeze") else {
+            cgroup.remove()
+            throw FreezerUnusable("cgroup v2 at \(location.directory) has no cgroup.freeze (it needs Linux 5.2 or later)")
+        }
+    }
+
+    public func makeUnit(for childName: String) throws(SupervisorError) -> any FreezerUnit {
+        let unit = try CgroupV2Unit(directory: cgroup.makeChildDirectory(for: childName), childName: childName)
+        units.append(unit)
+        return unit
+    }
+
+    public func removeAll() {
+        for unit in units { unit.remove() }
+        units.removeAll()
+        cgroup.remove()
+    }
+}
+
+/// One child's cgroup v2 cgroup.
+final class CgroupV2Unit: FreezerUnit {
+    let kind = FreezerKind.cgroup2
+    let directory: String
+    let childName: String
+    var cgroupPath: String? { directory }
+    var placementFD: Int32? { removed ? nil : procsFD }
+    var notificationFD: Int32? { removed ? nil : inotifyFD }
+
+    private let freezeFD: Int32
+    private let eventsFD: Int32
+    private let procsFD: Int32
+    private let inotifyFD: Int32
+    private var pid: Int32?
+    private var removed = false
+
+    init(directory: String, childName: String) throws(SupervisorError) {
+        self.directory = directory
+        self.childName = childName
+        var opened: [Int32] = []
+        func open(_ file: String, _ flags: Int32) throws(SupervisorError) -> Int32 {
+            switch FileIO.open(directory + "/" + file, flags) {
+            case .success(let fd):
+                opened.append(fd)
+                return fd
+            case .failure(let error):
+                for fd in opened { close(fd) }
+                _ = FileIO.removeDirectory(directory)
+                throw SupervisorError(.freezer, "could not open \(directory)/\(file) for child \(childName): \(error.sentenceText)",
+                                      errno: error.rawValue)
+            }
+        }
+        freezeFD = try open("cgroup.freeze", O_WRONLY)
+        eventsFD = try open("cgroup.events", O_RDONLY)
+        procsFD = try open("cgroup.procs", O_WRONLY)
+        let notify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard notify >= 0, inotify_add_watch(notify, directory + "/cgroup.events", UInt32(IN_MODIFY)) >= 0 else {
+            let error = Errno(rawValue: errno)
+            if notify >= 0 { close(notify) }
+            for fd in opened { close(fd) }
+            _ = FileIO.removeDirectory(directory)
+            throw SupervisorError(.freezer, "could not watch \(directory)/cgroup.events for child \(childName): "
+                                  + "\(error.sentenceText); raise fs.inotify.max_user_instances", errno: error.rawValue)
+        }
+        inotifyFD = notify
+    }
+
+    func attach(pid: Int32) {
+        self.pid = pid
+    }
+
+    func requestFreeze() throws(SupervisorError) {
+        try setFrozen(true)
+    }
+
+    func isFrozen() -> Bool {
+        event("frozen") == 1
+    }
+
+    func drainNotification() {
+        guard !removed else { return }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while case .success(let count) = buffer.withUnsafeMutableBytes({ bytes in
+            FileIO.retrying { read(inotifyFD, bytes.baseAddress, bytes.count) }
+        }), count > 0 {}
+    }
+
+    func thaw() throws(SupervisorError) {
+        try setFrozen(false)
+        guard waitForEvents(upTo: .seconds(1), until: { event("frozen") == 0 }) else {
+            throw SupervisorError(.freezer, "could not thaw child \(childName): \(directory)/cgroup.events still says frozen 1 after 1 s")
+        }
+    }
+
+    func signalGroup(_ signal: Int32) {
+        if let pid { kill(-pid, signal) }
+    }
+
+    func killAll() {
+        if case .success = FileIO.write("1", toFile: directory + "/cgroup.kill") { return }
+        for _ in 0..<100 {
+            if CgroupTree.signalEvery(directory) == 0 { return }
+            usleep(1_000)
+        }
+    }
+
+    func isEmpty() -> Bool {
+        event("populated") == 0
+    }
+
+    func resourceUsage() -> ResourceUsage? {
+        guard let stat = try? FileIO.readFile(directory + "/cpu.stat").get(),
+              let usec = Self.value(of: "usage_usec", in: stat)
+        else { return nil }
+        let residentKB: Int
+        if let bytes = (try? FileIO.readFile(directory + "/memory.current").get()).flatMap({ Int($0.prefix { $0 != "\n" }) }) {
+            residentKB = bytes / 1024
+        } else {
+            residentKB = ProcFS.usage(of: CgroupTree.pids(directory)).rssKB
+        }
+        return ResourceUsage(rssKB: residentKB, cpuMS: Double(usec) / 1000)
+    }
+
+    func remove() {
+        guard !removed else { return }
+        killAll()
+        _ = FileIO.write("0", to: freezeFD)
+        _ = waitForEvents(upTo: .seconds(1), until: isEmpty)
+        removed = true
+        for fd in [freezeFD, eventsFD, procsFD, inotifyFD] { close(fd) }
+        _ = CgroupTree.remove(directory)
+    }
+
+    private func setFrozen(_ frozen: Bool) throws(SupervisorError) {
+        guard !removed else {
+            throw SupervisorError(.freezer, "could not \(frozen ? "freeze" : "thaw") child \(childName): its cgroup was removed")
+        }
+        if case .failure(let error) = FileIO.write(frozen ? "1" : "0", to: freezeFD) {
+            throw SupervisorError(.freezer, "could not \(frozen ? "freeze" : "thaw") child \(childName): writing "
+                                  + "\(directory)/cgroup.freeze failed: \(error.sentenceText)", errno: error.rawValue)
+        }
+    }
+
+    /// A value of `cgroup.events` read now, or `nil` if it can't be read.
+    private func event(_ key: String) -> Int? {
+        guard !removed, let text = try? FileIO.readAll(eventsFD).get() else { return nil }
+        return Self.value(of: key, in: text)
+    }
+
+    /// Waits on the inotify descriptor until `condition` holds. The kernel sends at most one
+    /// notification per ~10 ms and a late one after that, so the file is re-read at least that often.
+    private func waitForEvents(upTo timeout: Duration, until condition: () -> Bool) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while !condition() {
+            let remaining = deadline - clock.now
+            if remaining <= .zero { return false }
+            var descriptor = pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, Int32(min(remaining, .milliseconds(10)) / .milliseconds(1)) + 1)
+            drainNotification()
+        }
+        return true
+    }
+
+    /// The number after `key ` in a `key value` per line file (`cgroup.events`, `cpu.stat`).
+    static func value(of key: String, in text: String) -> Int? {
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            if fields.count == 2, fields[0] == key { return Int(fields[1]) }
+        }
+        return nil
+    }
+}
+#endif

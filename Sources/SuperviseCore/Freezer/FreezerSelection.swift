@@ -1,0 +1,60 @@
+#if os(Linux)
+/// Makes the freezer a run asked for, or for `auto` the first that works here.
+public enum FreezerSelection {
+    /// Sweeps stale cgroups of dead supervisors, then makes the freezer for `choice`.
+    ///
+    /// `notes` are log lines: the sweep, and which backend was picked and why the others were
+    /// passed over. An explicit choice that can't work here throws `.freezerUnavailable` with the reason.
+    public static func make(_ choice: FreezerChoice) throws(SupervisorError) -> (freezer: any Freezer, notes: [String]) {
+        var notes = StaleCgroupSweeper.sweep()
+        let candidates: [FreezerKind] = switch choice {
+        case .auto: [.cgroup2, .cgroup1, .sigstop]
+        case .cgroup2: [.cgroup2]
+        case .cgroup1: [.cgroup1]
+        case .sigstop: [.sigstop]
+        }
+        for kind in candidates {
+            switch make(kind) {
+            case .success(let freezer):
+                notes.append(usableNote(freezer))
+                return (freezer, notes)
+            case .failure(let unusable) where choice == .auto:
+                notes.append("\(kind.rawValue) passed over: \(unusable.reason)")
+            case .failure(let unusable):
+                throw SupervisorError(.freezerUnavailable,
+                                      "--freezer \(kind.rawValue) can't be used here: \(unusable.reason); run as root or in a "
+                                      + "delegated cgroup (systemd-run --user -p Delegate=yes), or use --freezer auto")
+            }
+        }
+        preconditionFailure("sigstop is always usable")
+    }
+
+    private static func make(_ kind: FreezerKind) -> Result<any Freezer, FreezerUnusable> {
+        do throws(FreezerUnusable) {
+            switch kind {
+            case .cgroup2: return .success(try CgroupV2Freezer(location: CgroupSystem.locate(.v2).get()))
+            case .cgroup1: return .success(try CgroupV1Freezer(location: CgroupSystem.locate(.v1Freezer).get()))
+            case .sigstop: return .success(SignalStopFreezer())
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private static func usableNote(_ freezer: any Freezer) -> String {
+        switch freezer {
+        case let v2 as CgroupV2Freezer:
+            "cgroup2 at \(parent(of: v2.directory)): usable; children's cgroups go in \(v2.directory)"
+        case let v1 as CgroupV1Freezer:
+            "cgroup1 at \(parent(of: v1.directory)): usable; children's cgroups go in \(v1.directory)"
+        default:
+            "sigstop: usable; processes that leave a child's process group will not be frozen"
+        }
+    }
+
+    private static func parent(of directory: String) -> String {
+        guard let slash = directory.lastIndex(of: "/"), slash != directory.startIndex else { return "/" }
+        return String(directory[..<slash])
+    }
+}
+#endif

@@ -1,0 +1,105 @@
+#if os(Linux)
+import Glibc
+
+/// The fields of `/proc/PID/stat` the freezers use.
+struct ProcessStat: Equatable {
+    /// `R`, `S`, `D`, `T` (stopped), `t` (tracing stop), `Z`, …
+    var state: Character
+    var parent: Int32
+    var processGroup: Int32
+    /// CPU time in user and kernel mode, in clock ticks.
+    var userTicks: UInt64
+    var systemTicks: UInt64
+    /// When the process started, in clock ticks since boot.
+    var startTicks: UInt64
+
+    /// Whether the task can't run: stopped, traced-stopped, or dead.
+    var isHalted: Bool { "TtZX".contains(state) }
+
+    /// Whether the task has exited (a zombie waiting to be reaped, or dead).
+    var isDead: Bool { "ZX".contains(state) }
+}
+
+/// Readers of `/proc`.
+enum ProcFS {
+    /// Clock ticks per second, the unit of `/proc/PID/stat` times.
+    static let ticksPerSecond = UInt64(max(1, sysconf(Int32(_SC_CLK_TCK))))
+
+    /// Parses one `/proc/PID/stat` line. The command name may hold spaces and
+    /// parentheses, so the fields are read after the last `)`.
+    static func parseStat(_ text: String) -> ProcessStat? {
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 19, let state = fields[0].first,
+              let parent = Int32(fields[1]), let group = Int32(fields[2]),
+              let user = UInt64(fields[11]), let system = UInt64(fields[12]),
+              let start = UInt64(fields[19])
+        else { return nil }
+        return ProcessStat(state: state, parent: parent, processGroup: group,
+                           userTicks: user, systemTicks: system, startTicks: start)
+    }
+
+    /// Parses the `VmRSS` line of `/proc/PID/status`, in kB; `nil` for kernel threads and zombies.
+    static func parseResidentKB(_ status: String) -> Int? {
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            return fields.count >= 2 ? Int(fields[1]) : nil
+        }
+        return nil
+    }
+
+    static func stat(_ pid: Int32) -> ProcessStat? {
+        (try? FileIO.readFile("/proc/\(pid)/stat").get()).flatMap(parseStat)
+    }
+
+    /// The states of every thread of `pid`.
+    static func threadStats(_ pid: Int32) -> [ProcessStat] {
+        FileIO.subdirectories(of: "/proc/\(pid)/task").compactMap { tid in
+            (try? FileIO.readFile("/proc/\(pid)/task/\(tid)/stat").get()).flatMap(parseStat)
+        }
+    }
+
+    static func residentKB(_ pid: Int32) -> Int? {
+        (try? FileIO.readFile("/proc/\(pid)/status").get()).flatMap(parseResidentKB)
+    }
+
+    /// The command name (at most 15 bytes), without the newline.
+    static func commandName(_ pid: Int32) -> String? {
+        (try? FileIO.readFile("/proc/\(pid)/comm").get()).map { String($0.prefix { $0 != "\n" }) }
+    }
+
+    /// Every process id now in `/proc`.
+    static func allPIDs() -> [Int32] {
+        FileIO.entries(of: "/proc") { name, isDirectory in
+            isDirectory && name.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        }.compactMap { Int32($0) }
+    }
+
+    /// The processes whose process group is `group`.
+    static func members(ofGroup group: Int32) -> [Int32] {
+        allPIDs().filter { stat($0)?.processGroup == group }
+    }
+
+    /// CPU time and resident memory summed over `pids` (those that have exited count for nothing).
+    static func usage(of pids: [Int32]) -> ResourceUsage {
+        var ticks: UInt64 = 0
+        var kilobytes = 0
+        for pid in pids {
+            if let stat = stat(pid) { ticks += stat.userTicks + stat.systemTicks }
+            kilobytes += residentKB(pid) ?? 0
+        }
+        return ResourceUsage(rssKB: kilobytes, cpuMS: Double(ticks) * 1000 / Double(ticksPerSecond))
+    }
+
+    /// When `pid` started, on CLOCK_REALTIME, in nanoseconds; `nil` if it does not exist.
+    static func startRealtime(_ pid: Int32) -> Int64? {
+        guard let start = stat(pid)?.startTicks else { return nil }
+        var now = timespec(), boot = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        clock_gettime(CLOCK_BOOTTIME, &boot)
+        let sinceBoot = Int64(start) * 1_000_000_000 / Int64(ticksPerSecond)
+        let age = Int64(boot.tv_sec) * 1_000_000_000 + Int64(boot.tv_nsec) - sinceBoot
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec) - age
+    }
+}
+#endif

@@ -1,0 +1,110 @@
+#if os(Linux)
+import Glibc
+import SystemPackage
+
+/// Freezes a child's process group with SIGSTOP. Needs nothing, but misses processes that
+/// leave the group (`setsid`, daemons), and the child's parent sees it stop.
+public final class SignalStopFreezer: Freezer {
+    public let kind = FreezerKind.sigstop
+    private var units: [SignalStopUnit] = []
+
+    public init() {}
+
+    public func makeUnit(for childName: String) throws(SupervisorError) -> any FreezerUnit {
+        let unit = SignalStopUnit(childName: childName)
+        units.append(unit)
+        return unit
+    }
+
+    public func removeAll() {
+        for unit in units { unit.remove() }
+        units.removeAll()
+    }
+}
+
+/// One child's process group, stopped and continued with signals.
+final class SignalStopUnit: FreezerUnit {
+    let kind = FreezerKind.sigstop
+    let childName: String
+    let cgroupPath: String? = nil
+    let placementFD: Int32? = nil
+    let notificationFD: Int32? = nil
+
+    private var group: Int32?
+    private var removed = false
+
+    init(childName: String) {
+        self.childName = childName
+    }
+
+    func attach(pid: Int32) {
+        group = pid
+    }
+
+    func requestFreeze() throws(SupervisorError) {
+        try send(SIGSTOP, doing: "freeze")
+    }
+
+    /// Whether every thread of every process in the group is stopped (or already dead).
+    func isFrozen() -> Bool {
+        guard let group else { return true }
+        return ProcFS.members(ofGroup: group).allSatisfy { pid in
+            ProcFS.threadStats(pid).allSatisfy(\.isHalted)
+        }
+    }
+
+    func drainNotification() {}
+
+    func thaw() throws(SupervisorError) {
+        try send(SIGCONT, doing: "thaw")
+        guard let group else { return }
+        let running = waitBriefly(upTo: .seconds(1)) {
+            ProcFS.members(ofGroup: group).allSatisfy { pid in
+                ProcFS.threadStats(pid).allSatisfy { !"Tt".contains($0.state) }
+            }
+        }
+        guard running else {
+            throw SupervisorError(.freezer, "could not thaw child \(childName): processes of group \(group) "
+                                  + "are still stopped 1 s after SIGCONT")
+        }
+    }
+
+    func signalGroup(_ signal: Int32) {
+        if let group { kill(-group, signal) }
+    }
+
+    /// SIGKILLs the process group (a stopped process dies of SIGKILL too).
+    func killAll() {
+        signalGroup(SIGKILL)
+    }
+
+    /// Whether the group is gone, or holds only zombies waiting to be reaped.
+    func isEmpty() -> Bool {
+        guard let group else { return true }
+        if kill(-group, 0) == -1 && errno == ESRCH { return true }
+        return ProcFS.members(ofGroup: group).allSatisfy { ProcFS.stat($0)?.isDead ?? true }
+    }
+
+    func resourceUsage() -> ResourceUsage? {
+        guard let group else { return nil }
+        return ProcFS.usage(of: ProcFS.members(ofGroup: group))
+    }
+
+    func remove() {
+        guard !removed else { return }
+        removed = true
+        guard group != nil else { return }
+        killAll()
+        signalGroup(SIGCONT)
+        _ = waitBriefly(upTo: .seconds(1), until: isEmpty)
+    }
+
+    /// Sends `signal` to the group; a group that is already gone is not an error.
+    private func send(_ signal: Int32, doing action: String) throws(SupervisorError) {
+        guard let group, kill(-group, signal) == -1, errno != ESRCH else { return }
+        let error = Errno(rawValue: errno)
+        throw SupervisorError(.freezer, "could not \(action) child \(childName): signalling process group \(group) "
+                              + "failed: \(error.sentenceText)", errno: error.rawValue)
+    }
+}
+#endif
