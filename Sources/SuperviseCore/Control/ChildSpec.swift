@@ -17,10 +17,18 @@ public struct ChildSpec: Equatable, Sendable {
     public var settings: LifecycleSettings
     public var freezer: FreezerChoice
     public var restart: RestartPolicy
+    /// The wait before the first restart; doubled for each quick consecutive restart.
+    public var restartDelay: Duration
+    /// The longest wait between restarts.
+    public var restartDelayMax: Duration
+    /// Whether a child killed for an expiry or window violation is restarted too.
+    public var restartAfterViolation: Bool
 
     public init(name: String, command: [String], environment: [String: String] = [:],
                 workingDirectory: String? = nil, settings: LifecycleSettings = LifecycleSettings(),
-                freezer: FreezerChoice = .auto, restart: RestartPolicy = .never) {
+                freezer: FreezerChoice = .auto, restart: RestartPolicy = .never,
+                restartDelay: Duration = .seconds(1), restartDelayMax: Duration = .seconds(30),
+                restartAfterViolation: Bool = false) {
         self.name = name
         self.command = command
         self.environment = environment
@@ -28,5 +36,8 @@ public struct ChildSpec: Equatable, Sendable {
         self.settings = settings
         self.freezer = freezer
         self.restart = restart
+        self.restartDelay = restartDelay
+        self.restartDelayMax = restartDelayMax
+        self.restartAfterViolation = restartAfterViolation
     }
 }

@@ -1,0 +1,141 @@
+import SystemPackage
+
+/// The `--config FILE` TOML file: defaults at the top level, one `[child.NAME]` table per child.
+///
+/// Settings apply in this order, each overriding the one before: built-in
+/// defaults, the file's top level, the command line, the child's own table.
+/// Every mistake is reported before anything is launched, as one line with
+/// the file, the line and the key.
+public enum ConfigFile {
+    /// The lifecycle settings: allowed at the top level (defaults) and in each child's table.
+    public static let settingKeys = [
+        "window", "limit", "expiry-warning", "grace", "freeze-timeout", "freezer", "on-window-overrun", "launch",
+    ]
+    /// The restart policy: allowed at the top level (defaults) and in each child's table.
+    public static let restartKeys = ["restart", "restart-delay", "restart-delay-max", "restart-after-violation"]
+    /// What to run: only in a child's table.
+    public static let commandKeys = ["command", "env", "cwd"]
+
+    /// Reads and checks the config file at `path`, with `commandLine` applied as
+    /// described above. Children come back in the order the file lists them.
+    public static func load(path: String, commandLine: SettingsOverrides) throws(UsageError) -> [ChildSpec] {
+        try parse(text: readText(path: path), path: path, commandLine: commandLine)
+    }
+
+    /// Checks the config `text`, read from `path` (used in error messages only).
+    public static func parse(text: String, path: String, commandLine: SettingsOverrides) throws(UsageError)
+        -> [ChildSpec]
+    {
+        let root: TOMLTable
+        do {
+            root = try TOMLParser.parse(text)
+        } catch {
+            throw UsageError("\(path):\(error.line): \(error.message)")
+        }
+        let reader = ConfigReader(path: path)
+        var defaults = ConfigLevel()
+        var childTables: [(name: String, table: TOMLTable)] = []
+        for entry in root.entries {
+            guard entry.key == "child" else {
+                try reader.read(entry, into: &defaults, section: nil)
+                continue
+            }
+            guard case .table(let children) = entry.value else {
+                throw reader.error(entry.line, "child: expected [child.NAME] tables, found \(entry.value.typeName)")
+            }
+            for child in children.entries {
+                guard case .table(let table) = child.value else {
+                    throw reader.error(child.line, "child.\(child.key): expected a [child.\(child.key)] table, "
+                        + "found \(child.value.typeName)")
+                }
+                try checkName(child.key, line: table.line, reader: reader)
+                childTables.append((child.key, table))
+            }
+        }
+        guard !childTables.isEmpty else {
+            throw UsageError("\(path): no children: add a [child.NAME] table with a command")
+        }
+        var specs: [ChildSpec] = []
+        for (name, table) in childTables {
+            specs.append(try childSpec(name: name, table: table, defaults: defaults, commandLine: commandLine,
+                                       reader: reader))
+        }
+        return specs
+    }
+
+    private static func childSpec(
+        name: String, table: TOMLTable, defaults: ConfigLevel, commandLine: SettingsOverrides, reader: ConfigReader
+    ) throws(UsageError) -> ChildSpec {
+        let section = "[child.\(name)]"
+        var own = ConfigLevel()
+        for entry in table.entries {
+            try reader.read(entry, into: &own, section: section)
+        }
+        guard let command = own.command else {
+            throw reader.error(table.line, "\(section) command: missing: add command = [\"program\", \"arg\", ...]")
+        }
+        var spec = ChildSpec(name: name, command: command, environment: own.environment,
+                             workingDirectory: own.workingDirectory)
+        defaults.settings.apply(to: &spec.settings, freezer: &spec.freezer)
+        commandLine.apply(to: &spec.settings, freezer: &spec.freezer)
+        own.settings.apply(to: &spec.settings, freezer: &spec.freezer)
+        for level in [defaults, own] {
+            if let restart = level.restart { spec.restart = restart }
+            if let delay = level.restartDelay { spec.restartDelay = delay }
+            if let delayMax = level.restartDelayMax { spec.restartDelayMax = delayMax }
+            if let afterViolation = level.restartAfterViolation { spec.restartAfterViolation = afterViolation }
+        }
+        if let problem = spec.settings.problem {
+            throw reader.error(table.line, "\(section) \(problem) (from the file's defaults, the command line "
+                + "and this table)")
+        }
+        if spec.restartDelayMax < spec.restartDelay {
+            throw reader.error(table.line, "\(section) restart-delay-max (\(spec.restartDelayMax.formatted)) must "
+                + "not be shorter than restart-delay (\(spec.restartDelay.formatted))")
+        }
+        return spec
+    }
+
+    private static func checkName(_ name: String, line: Int, reader: ConfigReader) throws(UsageError) {
+        guard ControlText.isToken(name, extra: "._-") else {
+            throw reader.error(line, "child name '\(name)' is not valid: use letters, digits, '.', '_' and '-'")
+        }
+        guard name != "all" else {
+            throw reader.error(line, "child name 'all' is reserved (control commands use it for every child): "
+                + "choose another")
+        }
+    }
+
+    private static func readText(path: String) throws(UsageError) -> String {
+        var bytes: [UInt8] = []
+        do {
+            let file = try FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec)
+            defer { try? file.close() }
+            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+            while true {
+                let count = try chunk.withUnsafeMutableBytes { try file.read(into: $0, retryOnInterrupt: true) }
+                if count == 0 { break }
+                bytes += chunk[..<count]
+            }
+        } catch {
+            throw UsageError("cannot read the config file '\(path)': \(error): check the path given to --config")
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard text.utf8.elementsEqual(bytes) else {
+            throw UsageError("\(path): not valid UTF-8: save the config file as UTF-8")
+        }
+        return text
+    }
+}
+
+/// What one level of the file (its top level or a child's table) sets.
+struct ConfigLevel {
+    var settings = SettingsOverrides()
+    var restart: RestartPolicy?
+    var restartDelay: Duration?
+    var restartDelayMax: Duration?
+    var restartAfterViolation: Bool?
+    var command: [String]?
+    var environment: [String: String] = [:]
+    var workingDirectory: String?
+}

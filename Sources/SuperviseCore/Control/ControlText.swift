@@ -1,0 +1,52 @@
+/// Small text helpers shared by the control-command and config parsers.
+enum ControlText {
+    static func isDigit(_ character: Character) -> Bool {
+        character >= "0" && character <= "9"
+    }
+
+    static func isSpace(_ character: Character) -> Bool {
+        character == " " || character == "\t" || character == "\r" || character == "\n" || character == "\r\n"
+    }
+
+    /// `text` without leading and trailing spaces, tabs, CRs and LFs.
+    static func trimmed(_ text: some StringProtocol) -> String {
+        guard let first = text.firstIndex(where: { !isSpace($0) }),
+              let last = text.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(text[first...last])
+    }
+
+    /// `true` when `text` is one or more of `[A-Za-z0-9]` and the characters in `extra`.
+    static func isToken(_ text: some StringProtocol, extra: String) -> Bool {
+        !text.isEmpty && text.allSatisfy { character in
+            character.isASCII && (character.isLetter || character.isNumber || extra.contains(character))
+        }
+    }
+
+    /// The candidate closest to `word` by edit distance, if it is close enough to be a likely typo.
+    static func closest(to word: String, in candidates: [String]) -> String? {
+        var best: (candidate: String, distance: Int)?
+        for candidate in candidates {
+            let distance = editDistance(word, candidate)
+            if distance < best?.distance ?? Int.max { best = (candidate, distance) }
+        }
+        guard let best, best.distance <= max(2, best.candidate.count / 3) else { return nil }
+        return best.candidate
+    }
+
+    /// Levenshtein distance between two strings, by characters.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,54 @@
+import Testing
+@testable import SuperviseCore
+
+@Suite struct DurationParserTests {
+    @Test(arguments: [
+        ("2.5", Duration.milliseconds(2500)),
+        ("0", .zero),
+        (".3", .milliseconds(300)),
+        ("2.", .seconds(2)),
+        ("250ms", .milliseconds(250)),
+        ("2s", .seconds(2)),
+        ("1m", .seconds(60)),
+        ("1.5m", .seconds(90)),
+        ("2h", .seconds(7200)),
+        ("500us", .microseconds(500)),
+        ("0.000000001", .nanoseconds(1)),
+        ("1.0000000015", .nanoseconds(1_000_000_001)),
+        ("  7s\t", .seconds(7)),
+        ("0ms", .zero),
+        ("9223372036.854775807", .nanoseconds(Int64.max)),
+    ])
+    func acceptsPlainSecondsAndUnits(text: String, expected: Duration) throws {
+        #expect(try DurationParser.parse(text) == expected)
+    }
+
+    @Test(arguments: ["", "   ", "abc", "s", "ms", ".", "1..2", "2 s", "2S", "2sec", "1e3", "nan", "inf",
+                      "+2", "0x10", "1,5", "2ss", "Ⅴs", "٣"])
+    func refusesGarbage(text: String) {
+        #expect(throws: UsageError.self) { try DurationParser.parse(text) }
+    }
+
+    @Test func errorQuotesTheValueAndTheAcceptedForms() {
+        #expect(throws: UsageError("invalid duration 'soon': \(DurationParser.acceptedForms)")) {
+            try DurationParser.parse("soon")
+        }
+        #expect(throws: UsageError("empty duration: \(DurationParser.acceptedForms)")) {
+            try DurationParser.parse("")
+        }
+    }
+
+    @Test(arguments: ["-1", "-0.5s", "-250ms"])
+    func refusesNegative(text: String) throws {
+        let error = try #require(throws: UsageError.self) { try DurationParser.parse(text) }
+        #expect(error.message.contains("'\(text)'"))
+        #expect(error.message.contains("must not be negative"))
+    }
+
+    @Test(arguments: ["9223372037", "2562048h", "99999999999999999999999s", "9223372036.854775808"])
+    func refusesOverflow(text: String) throws {
+        let error = try #require(throws: UsageError.self) { try DurationParser.parse(text) }
+        #expect(error.message.contains("too long"))
+        #expect(!error.message.contains("\n"))
+    }
+}
