@@ -145,7 +145,7 @@ struct SuperviseCommand: ParsableCommand {
         let status: Int32
         do {
             status = try Supervisor(children: specs, options: options, logger: logger).run()
-        } catch let error as SupervisorError {
+        } catch {
             logger.error("\(error.message)")
             status = 125
         }

@@ -56,7 +56,7 @@ extension SupervisedChild {
             if state == .suspended { recordFrozen(at: now) }
             onStateChange(self)
         case .violation(let violation):
-            let tasks = violation.tasks.map { $0.name.map { name in "\($0.id) (\(name))" } ?? $0.id.rawValue }
+            let tasks = violation.tasks.map { task in task.name.map { "\(task.id) (\($0))" } ?? task.id.rawValue }
             let text = "\(violation.kind.rawValue) violation: \(violation.action.rawValue)"
                 + (tasks.isEmpty ? "" : "; open tasks: " + tasks.joined(separator: ", "))
             record(.violation, text, at: now)

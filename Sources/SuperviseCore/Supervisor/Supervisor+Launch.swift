@@ -21,7 +21,7 @@ extension Supervisor {
             if violation.action == .killed { self.outcome.violationKill = true }
         }
         children.append(child)
-        do {
+        do throws(SupervisorError) {
             let channels = try ProtocolChannels()
             let request = SpawnRequest(
                 arguments: spec.command,
@@ -32,12 +32,14 @@ extension Supervisor {
                 requestsFD: channels.requestsWrite,
                 cgroupProcsFD: unit.placementFD,
                 takeTerminal: options.control == .none && isatty(0) == 1,
+                pidVariable: "SUPERVISE_PID",
                 openFilesLimit: openFilesLimit)
             let pid: Int32
-            do {
+            do throws(SupervisorError) {
                 pid = try Spawner.spawn(request)
             } catch {
-                channels.closeAll()
+                channels.closeChildEnds()
+                channels.closeSupervisorEnds()
                 throw error
             }
             channels.closeChildEnds()
@@ -47,7 +49,7 @@ extension Supervisor {
             logger.error("\(error.message)")
             child.recordSpawnFailure(error, at: now)
             let status: Int32 = if case .spawn(let status) = error.code { status } else { 126 }
-            child.handle(.exited(.exited(status), treeEmpty: true), at: now)
+            child.handle(.exited(ChildTermination.exited(status), treeEmpty: true), at: now)
             outcome.childStatuses.append(status)
         }
     }
