@@ -58,6 +58,35 @@ struct FreezerProcessTests {
         unit.remove()
     }
 
+    @Test(.enabled(if: cgroup2Usable, "cgroup v2 is not usable here: \(needsRootReason)"))
+    func cgroup2RemoveAllLeavesNothingBehind() throws {
+        try removeAllLeavesNothingBehind(.cgroup2)
+    }
+
+    @Test(.enabled(if: cgroup1Usable, "the cgroup v1 freezer is not usable here: \(needsRootReason)"))
+    func cgroup1RemoveAllLeavesNothingBehind() throws {
+        try removeAllLeavesNothingBehind(.cgroup1)
+    }
+
+    /// A frozen process still in a unit when the supervisor exits is killed, and every cgroup removed.
+    private func removeAllLeavesNothingBehind(_ choice: FreezerChoice) throws {
+        let (freezer, _) = try FreezerSelection.make(choice)
+        let unit = try freezer.makeUnit(for: "left")
+        let path = try #require(unit.cgroupPath)
+        let sleeper = try Sleeper()
+        defer { sleeper.stop() }
+        try FileIO.write("\(sleeper.pid)", toFile: path + "/cgroup.procs").get()
+        unit.attach(pid: sleeper.pid)
+        try unit.requestFreeze()
+        try #require(waitUpTo(.seconds(5)) { unit.isFrozen() })
+
+        freezer.removeAll()
+        #expect(sleeper.isGone(), "a frozen process outlived removeAll")
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(!FileManager.default.fileExists(atPath: String(path[..<path.lastIndex(of: "/")!])))
+        freezer.removeAll()
+    }
+
     @Test func sigstopStopsTheGroupButNotWhatLeftIt() throws {
         let (freezer, notes) = try FreezerSelection.make(.sigstop)
         defer { freezer.removeAll() }
