@@ -17,7 +17,7 @@ enum CgroupTree {
         }
     }
 
-    /// SIGKILLs every process in `directory` and below; returns how many were signalled.
+    /// Sends `signal` (SIGKILL unless told) to every process in `directory` and below; returns how many.
     @discardableResult
     static func signalEvery(_ directory: String, _ signal: Int32 = SIGKILL) -> Int {
         let pids = pids(directory)

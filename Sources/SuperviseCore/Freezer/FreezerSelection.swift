@@ -6,7 +6,15 @@ public enum FreezerSelection {
     /// `notes` are log lines: the sweep, and which backend was picked and why the others were
     /// passed over. An explicit choice that can't work here throws `.freezerUnavailable` with the reason.
     public static func make(_ choice: FreezerChoice) throws(SupervisorError) -> (freezer: any Freezer, notes: [String]) {
-        var notes = StaleCgroupSweeper.sweep()
+        let swept = StaleCgroupSweeper.sweep()
+        let (freezer, notes) = try select(choice, locate: CgroupSystem.locate)
+        return (freezer, swept + notes)
+    }
+
+    /// Picks the backend for `choice`, finding the hierarchies with `locate`.
+    static func select(_ choice: FreezerChoice, locate: (CgroupVersion) -> Result<CgroupLocation, FreezerUnusable>)
+        throws(SupervisorError) -> (freezer: any Freezer, notes: [String]) {
+        var notes: [String] = []
         let candidates: [FreezerKind] = switch choice {
         case .auto: [.cgroup2, .cgroup1, .sigstop]
         case .cgroup2: [.cgroup2]
@@ -14,7 +22,7 @@ public enum FreezerSelection {
         case .sigstop: [.sigstop]
         }
         for kind in candidates {
-            switch make(kind) {
+            switch make(kind, locate: locate) {
             case .success(let freezer):
                 notes.append(usableNote(freezer))
                 return (freezer, notes)
@@ -29,11 +37,12 @@ public enum FreezerSelection {
         preconditionFailure("sigstop is always usable")
     }
 
-    private static func make(_ kind: FreezerKind) -> Result<any Freezer, FreezerUnusable> {
+    private static func make(_ kind: FreezerKind,
+                             locate: (CgroupVersion) -> Result<CgroupLocation, FreezerUnusable>) -> Result<any Freezer, FreezerUnusable> {
         do throws(FreezerUnusable) {
             switch kind {
-            case .cgroup2: return .success(try CgroupV2Freezer(location: CgroupSystem.locate(.v2).get()))
-            case .cgroup1: return .success(try CgroupV1Freezer(location: CgroupSystem.locate(.v1Freezer).get()))
+            case .cgroup2: return .success(try CgroupV2Freezer(location: locate(.v2).get()))
+            case .cgroup1: return .success(try CgroupV1Freezer(location: locate(.v1Freezer).get()))
             case .sigstop: return .success(SignalStopFreezer())
             }
         } catch {

@@ -10,6 +10,8 @@ struct ProcessStat: Equatable {
     /// CPU time in user and kernel mode, in clock ticks.
     var userTicks: UInt64
     var systemTicks: UInt64
+    /// CPU time of the children it has reaped, in clock ticks.
+    var reapedChildrenTicks: UInt64
     /// When the process started, in clock ticks since boot.
     var startTicks: UInt64
 
@@ -33,10 +35,12 @@ enum ProcFS {
         guard fields.count > 19, let state = fields[0].first,
               let parent = Int32(fields[1]), let group = Int32(fields[2]),
               let user = UInt64(fields[11]), let system = UInt64(fields[12]),
+              let childUser = UInt64(fields[13]), let childSystem = UInt64(fields[14]),
               let start = UInt64(fields[19])
         else { return nil }
         return ProcessStat(state: state, parent: parent, processGroup: group,
-                           userTicks: user, systemTicks: system, startTicks: start)
+                           userTicks: user, systemTicks: system,
+                           reapedChildrenTicks: childUser + childSystem, startTicks: start)
     }
 
     /// Parses the `VmRSS` line of `/proc/PID/status`, in kB; `nil` for kernel threads and zombies.
@@ -80,12 +84,12 @@ enum ProcFS {
         allPIDs().filter { stat($0)?.processGroup == group }
     }
 
-    /// CPU time and resident memory summed over `pids` (those that have exited count for nothing).
+    /// CPU time (with that of reaped children) and resident memory summed over `pids`.
     static func usage(of pids: [Int32]) -> ResourceUsage {
         var ticks: UInt64 = 0
         var kilobytes = 0
         for pid in pids {
-            if let stat = stat(pid) { ticks += stat.userTicks + stat.systemTicks }
+            if let stat = stat(pid) { ticks += stat.userTicks + stat.systemTicks + stat.reapedChildrenTicks }
             kilobytes += residentKB(pid) ?? 0
         }
         return ResourceUsage(rssKB: kilobytes, cpuMS: Double(ticks) * 1000 / Double(ticksPerSecond))
