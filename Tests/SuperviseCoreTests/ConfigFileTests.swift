@@ -247,6 +247,15 @@ import Testing
         #expect(try problem("\(header)\ncommand = [\"a\"]") == "test.toml:1: \(message)")
     }
 
+    @Test func quotedControlCharactersStayOnOneLine() throws {
+        #expect(try problem("window = \"2\\ns\"\n[child.a]\ncommand = [\"a\"]")
+            .hasPrefix("test.toml:1: window: invalid duration '2\\ns': "))
+        #expect(try problem("[child.\"a\\rb\"]\ncommand = [\"a\"]")
+            == "test.toml:1: child name 'a\\rb' is not valid: use letters, digits, '.', '_' and '-'")
+        #expect(try problem("\u{07} = 1") == "test.toml:1: invalid key character '\\u{07}'; quote keys that are not "
+            + "A-Za-z0-9_-")
+    }
+
     @Test func acceptsNamesOfLettersDigitsDotsUnderscoresAndDashes() throws {
         #expect(try parse("[child.\"Web-1_a.b\"]\ncommand = [\"a\"]").map(\.name) == ["Web-1_a.b"])
     }

@@ -135,4 +135,23 @@ import Testing
         #expect(child.line == 3)
         #expect(child.entries.map(\.key) == ["api", "y"])
     }
+
+    @Test func arbitraryInputIsParsedOrRefusedWithALineInRange() {
+        let alphabet = Array("ab= \t\n\r\"'[]{},.#\\u0_+-1e:x𝄞")
+        var seed: UInt64 = 0x5EED
+        for _ in 0..<3000 {
+            var text = ""
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            for _ in 0..<Int(seed >> 58) {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                text.append(alphabet[Int(seed >> 33) % alphabet.count])
+            }
+            let lines = text.unicodeScalars.filter { $0 == "\n" }.count + 1
+            do {
+                _ = try TOMLParser.parse(text)
+            } catch {
+                #expect((1...lines).contains(error.line), "line \(error.line) of \(lines) for \(text.debugDescription)")
+            }
+        }
+    }
 }
