@@ -110,5 +110,9 @@ import Testing
     @Test func errorsAreOneLine() throws {
         let error = try #require(throws: UsageError.self) { try ControlParser.parse("nope\r") }
         #expect(!error.message.contains("\n") && !error.message.contains("\r"))
+        let embedded = try #require(throws: UsageError.self) { try ControlParser.parse("sleep 1\r2") }
+        #expect(embedded.message.hasPrefix("ignored 'sleep 1\\r2': unexpected '2'"))
+        #expect(throws: UsageError("ignored 'go\\u{1B}[31m': unknown command 'go\\u{1B}[31m': expected background, "
+            + "foreground, event, terminate, status, wait or sleep")) { try ControlParser.parse("go\u{1B}[31m") }
     }
 }

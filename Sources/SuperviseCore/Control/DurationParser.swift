@@ -14,8 +14,8 @@ public enum DurationParser {
         ("s", 1_000_000_000), ("m", 60_000_000_000), ("h", 3_600_000_000_000),
     ]
 
-    /// Fraction digits beyond this are below a nanosecond for every unit but `h`
-    /// and `m`, and below a microsecond for those; they are ignored.
+    /// Fraction digits beyond this are ignored: they are worth less than a
+    /// nanosecond for every unit but `h`, and less than 4 ns for `h`.
     private static let maxFractionDigits = 12
 
     /// The duration `text` names, exactly (to the nanosecond), or an error that

@@ -51,9 +51,7 @@ struct TOMLParser {
                 let keyLine = line
                 let key = try dottedKey()
                 skipSpaces()
-                guard peek() == "=" else {
-                    throw error("expected '=' after the key '\(key.joined(separator: "."))'")
-                }
+                guard peek() == "=" else { throw missingEquals(after: key) }
                 position += 1
                 skipSpaces()
                 let value = try self.value()
@@ -218,7 +216,7 @@ struct TOMLParser {
             skipSpaces()
             let key = try dottedKey()
             skipSpaces()
-            guard peek() == "=" else { throw error("expected '=' after the key '\(key.joined(separator: "."))'") }
+            guard peek() == "=" else { throw missingEquals(after: key) }
             position += 1
             skipSpaces()
             let value = try self.value()
@@ -292,6 +290,12 @@ struct TOMLParser {
         return String(String.UnicodeScalarView(scalars[position..<end]))
     }
 
+    private func missingEquals(after key: [String]) -> TOMLError {
+        let found = restOfLine()
+        return error("expected '=' after the key '\(key.joined(separator: "."))'"
+            + (found.isEmpty ? "" : ", found '\(found)'"))
+    }
+
     private func error(_ message: String) -> TOMLError {
         TOMLError(line: line, message: message)
     }
@@ -335,12 +339,12 @@ extension TOMLTable {
     }
 
     /// Defines the table a `[header]` names, making the tables on the way.
-    mutating func defineTable(at path: ArraySlice<String>, line: Int) throws(TOMLError) {
+    mutating func defineTable(at path: ArraySlice<String>, line: Int, name: String? = nil) throws(TOMLError) {
         let key = path.first!
-        let name = path.joined(separator: ".")
+        let name = name ?? path.joined(separator: ".")
         try withSubtable(key, line: line, origin: .implied) { (table) throws(TOMLError) in
             if path.count > 1 {
-                try table.defineTable(at: path.dropFirst(), line: line)
+                try table.defineTable(at: path.dropFirst(), line: line, name: name)
                 return
             }
             switch table.origin {

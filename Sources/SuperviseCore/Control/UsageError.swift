@@ -7,9 +7,18 @@ public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// One line for the user.
     public var message: String
 
-    /// An error with the given one-line message.
+    /// An error with the given message; control characters in it (from quoted
+    /// user input) are shown escaped, as `\n` or `\u{07}`, so it stays one line.
     public init(_ message: String) {
-        self.message = message
+        var visible = ""
+        for scalar in message.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                visible += scalar.escaped(asASCII: true)
+            } else {
+                visible.unicodeScalars.append(scalar)
+            }
+        }
+        self.message = visible
     }
 
     public var description: String { message }
