@@ -98,11 +98,11 @@ static int place_descriptors(const _supervise_spawn_attributes *attributes) {
 static int reset_signal_dispositions(void) {
     // SIG_DFL (0), no flags, an empty mask: all zeros in any architecture's kernel sigaction.
     unsigned long default_action[8] = { 0 };
-    for (int signal = 1; signal < NSIG; signal++) {
-        if (signal == SIGKILL || signal == SIGSTOP) {
+    for (int signo = 1; signo < NSIG; signo++) {
+        if (signo == SIGKILL || signo == SIGSTOP) {
             continue;
         }
-        if (syscall(SYS_rt_sigaction, signal, default_action, NULL, (NSIG - 1) / 8) != 0) {
+        if (syscall(SYS_rt_sigaction, signo, default_action, NULL, (NSIG - 1) / 8) != 0) {
             return errno;
         }
     }
