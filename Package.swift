@@ -48,6 +48,6 @@ let package = Package(
         .testTarget(name: "SuperviseProtocolTests", dependencies: ["SuperviseProtocol"]),
         .testTarget(name: "SuperviseCoreTests", dependencies: ["SuperviseCore"]),
         .testTarget(name: "SuperviseClientTests", dependencies: ["SuperviseClient"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["supervise"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["supervise"], exclude: ["Workers"]),
     ]
 )

@@ -73,7 +73,7 @@ struct SuperviseCommand: ParsableCommand {
     @Flag(help: "Don't prefix children's output with their names (several children only).")
     var noPrefix = false
 
-    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The program to run, after --.", valueName: "command"))
+    @Argument(parsing: .postTerminator, help: ArgumentHelp("The program to run, after --.", valueName: "command"))
     var command: [String] = []
 
     /// The command without the `--` that introduces it.
@@ -84,7 +84,7 @@ struct SuperviseCommand: ParsableCommand {
             throw ValidationError("give either --config FILE or -- COMMAND, not both")
         }
         if config == nil, childCommand.isEmpty {
-            throw ValidationError("no command given: write 'supervise [OPTIONS] -- COMMAND [ARG...]' or use --config FILE")
+            throw ValidationError("no command: put it after '--', as in 'supervise --window 2 -- ./worker', or use --config FILE")
         }
         if config != nil, name != nil {
             throw ValidationError("--name is for a single child; name children in the config file")

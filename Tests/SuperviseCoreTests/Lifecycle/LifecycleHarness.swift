@@ -41,6 +41,7 @@ struct LifecycleHarness {
     }
 
     /// Returns and forgets the actions logged so far.
+    @discardableResult
     mutating func take() -> [LifecycleAction] {
         defer { log.removeAll() }
         return log

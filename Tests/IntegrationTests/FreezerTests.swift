@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+/// Freezing for real: progress stops, whole trees, fds, and the idle loop.
+@Suite struct FreezerTests {
+    let directory = Supervise.temporaryDirectory()
+
+    func counterValue(_ path: String) -> Int {
+        Int(((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    @Test(arguments: Backend.usable)
+    func frozenChildMakesNoProgressAndResumesWhenThawed(backend: Backend) throws {
+        let counter = directory.appendingPathComponent("counter").path
+        var frozenValues: [Int] = []
+        var resumed = false
+        let run = try Supervise.run(["--freezer", backend.rawValue, "--window", "0", "--", Supervise.worker("counter.sh"), counter],
+                                    stdin: "sleep 0.3\nbackground\nwait suspended\n") { process in
+            Thread.sleep(forTimeInterval: 1.0)
+            frozenValues.append(counterValue(counter))
+            Thread.sleep(forTimeInterval: 0.5)
+            frozenValues.append(counterValue(counter))
+            kill(process.processIdentifier, SIGUSR2)
+            let before = counterValue(counter)
+            resumed = Supervise.eventually(timeout: 5) { counterValue(counter) > before }
+            kill(process.processIdentifier, SIGTERM)
+        }
+        #expect(frozenValues.count == 2 && frozenValues[0] > 0 && frozenValues[0] == frozenValues[1],
+                "no progress while suspended: \(frozenValues)")
+        #expect(resumed, "progress again after foreground")
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+
+    @Test func childGetsOnlyItsFiveDescriptorsAndTheProtocolEnvironment() throws {
+        var fds: [String] = []
+        var environment: [String] = []
+        var childPID = ""
+        _ = try Supervise.run(["--name", "envy", "--", "sleep", "30"]) { process in
+            let children = "/proc/\(process.processIdentifier)/task/\(process.processIdentifier)/children"
+            Supervise.eventually { !((try? String(contentsOfFile: children, encoding: .utf8)) ?? "").isEmpty }
+            childPID = ((try? String(contentsOfFile: children, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            // Look only once the child has exec'd (before that it is a copy of the supervisor).
+            Supervise.eventually {
+                let environ = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(childPID)/environ"))) ?? Data()
+                environment = environ.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.filter { $0.hasPrefix("SUPERVISE_") }
+                return !environment.isEmpty
+            }
+            fds = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(childPID)/fd")) ?? [])
+                .sorted { Int($0) ?? 0 < Int($1) ?? 0 }
+            kill(process.processIdentifier, SIGTERM)
+        }
+        #expect(fds == ["0", "1", "2", "3", "4"], "fds of child \(childPID)")
+        #expect(Set(environment) == ["SUPERVISE_PROTOCOL=1", "SUPERVISE_EVENTS_FD=3", "SUPERVISE_REQUESTS_FD=4",
+                                     "SUPERVISE_NAME=envy", "SUPERVISE_PID=\(childPID)"])
+    }
+
+    /// An idle supervisor sleeps in epoll_wait and never wakes: no context switch in 3 s.
+    /// (`strace -c -f` shows the same; see docs/performance.md.)
+    @Test func idleSupervisorNeverWakesUp() throws {
+        var before: [String: Int] = [:], after: [String: Int] = [:]
+        var syscall = ""
+        _ = try Supervise.run(["--control", "none", "--", "sleep", "30"]) { process in
+            let pid = process.processIdentifier
+            Thread.sleep(forTimeInterval: 0.5)
+            before = Self.contextSwitches(pid)
+            Thread.sleep(forTimeInterval: 3)
+            after = Self.contextSwitches(pid)
+            syscall = (try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8)) ?? ""
+            kill(pid, SIGTERM)
+        }
+        #expect(!before.isEmpty)
+        #expect(before == after, "context switches while idle: \(before) -> \(after)")
+        #expect(syscall.hasPrefix("232 ") || syscall.hasPrefix("281 ") || syscall.isEmpty,
+                "blocked in epoll_wait (232) or epoll_pwait (281): \(syscall)")
+    }
+
+    static func contextSwitches(_ pid: Int32) -> [String: Int] {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        var result: [String: Int] = [:]
+        for line in status.split(separator: "\n") where line.contains("ctxt_switches") {
+            let parts = line.split(separator: ":")
+            result[String(parts[0])] = Int(parts[1].trimmingCharacters(in: .whitespaces))
+        }
+        return result
+    }
+}
+
+/// One test per freezer backend: skipped, with the reason, where the machine can't run it —
+/// the lifecycle suites above then run without that backend.
+@Suite struct BackendAvailabilityTests {
+    @Test(.enabled(if: Backend.cgroup2.isAvailable, Comment(rawValue: Backend.cgroup2.unavailableReason ?? "")))
+    func cgroup2BackendRunsHere() throws { try roundTrip(.cgroup2) }
+
+    @Test(.enabled(if: Backend.cgroup1.isAvailable, Comment(rawValue: Backend.cgroup1.unavailableReason ?? "")))
+    func cgroup1BackendRunsHere() throws { try roundTrip(.cgroup1) }
+
+    @Test func sigstopBackendRunsHere() throws { try roundTrip(.sigstop) }
+
+    func roundTrip(_ backend: Backend) throws {
+        let run = try Supervise.run(["--freezer", backend.rawValue, "--window", "0", "--", "sleep", "30"],
+                                    stdin: "background\nwait suspended\nforeground\nwait active\nterminate\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.child["freezer"] as? String == backend.rawValue)
+        #expect(run.timeline("state").contains("suspended"))
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+
+/// The contract's lifecycle, end to end: the real binary, real workers, short timings,
+/// against every freezer backend this machine has.
+@Suite struct LifecycleTests {
+    let directory = Supervise.temporaryDirectory()
+    var log: String { directory.appendingPathComponent("events.log").path }
+
+    func events() -> [String] {
+        ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    func aware(_ backend: Backend, _ options: [String], stdin: String, _ environment: [String: String] = [:],
+               timeout: Double = 30) throws -> SuperviseRun {
+        try Supervise.run(["--freezer", backend.rawValue] + options + ["--name", "worker", "--", Supervise.worker("aware-worker.sh")],
+                          stdin: stdin, environment: environment.merging(["WORKER_LOG": log]) { $1 }, timeout: timeout)
+    }
+
+    @Test(arguments: Backend.usable)
+    func unawareChildIsSuspendedAfterTheWindowAndResumed(backend: Backend) throws {
+        let counter = directory.appendingPathComponent("counter").path
+        let run = try Supervise.run(["--freezer", backend.rawValue, "--window", "0.3", "--", Supervise.worker("counter.sh"), counter],
+                                    stdin: "background\nwait suspended timeout=10s\nforeground\nwait active\nterminate\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.timeline("state") == ["active", "background", "suspending", "suspended", "active", "terminating", "exited"])
+        let background = try #require(run.time(of: "state", "background"))
+        let suspended = try #require(run.time(of: "state", "suspended"))
+        #expect(suspended - background >= 300)
+        #expect(suspended - background < 3000)
+        #expect(run.child["freezer"] as? String == backend.rawValue)
+        #expect(run.child["aware"] as? Bool == false)
+    }
+
+    @Test(arguments: Backend.usable)
+    func awareChildIsSuspendedWhenItSaysDone(backend: Backend) throws {
+        let run = try aware(backend, ["--window", "5"], stdin: "background\nwait suspended timeout=10s\nterminate\n",
+                            ["WORKER_ON_BACKGROUND": "done"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let background = try #require(run.time(of: "state", "background"))
+        let suspended = try #require(run.time(of: "state", "suspended"))
+        #expect(suspended - background < 4000, "done must suspend before the 5 s window ends")
+        #expect(run.violations.isEmpty)
+        #expect(run.child["aware"] as? Bool == true)
+        #expect(events().contains("did-enter-background 1 5000 30000"))
+        #expect(events().contains("will-terminate 5000"))
+    }
+
+    @Test(arguments: Backend.usable)
+    func taskKeepsTheChildRunningPastTheWindowThenItIsSuspended(backend: Backend) throws {
+        let run = try aware(backend, ["--window", "0.3"], stdin: "background\nwait suspended timeout=10s\nterminate\n",
+                            ["WORKER_ON_BACKGROUND": "task", "WORKER_TASK_SECONDS": "1"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let background = try #require(run.time(of: "state", "background"))
+        let end = try #require(run.time(of: "request", "end t1"))
+        let suspended = try #require(run.time(of: "state", "suspended"))
+        #expect(end - background >= 900, "the task ran past the window")
+        #expect(suspended >= end)
+        #expect(run.violations.isEmpty)
+        #expect(run.tasks.first?["name"] as? String == "upload")
+    }
+
+    @Test(arguments: Backend.usable)
+    func heldTaskGetsExpireThenTheChildIsKilledAtTheLimit(backend: Backend) throws {
+        let run = try aware(backend, ["--window", "0.2", "--limit", "1.2", "--expiry-warning", "0.5"],
+                            stdin: "background\nwait exited timeout=10s\n", ["WORKER_ON_BACKGROUND": "hold"])
+        #expect(run.status == 124, "\(run.stderr)")
+        let background = try #require(run.time(of: "state", "background"))
+        let expire = try #require(run.time(of: "event", "expire t1"))
+        let violation = try #require(run.violations.first)
+        #expect(expire - background >= 700 && expire - background < 1500)
+        #expect(violation["kind"] as? String == "expiry")
+        #expect(violation["action"] as? String == "killed")
+        #expect((violation["tasks"] as? [[String: Any]])?.first?["name"] as? String == "upload")
+        let at = try #require(violation["at_ms"] as? Double)
+        #expect(at - background >= 1200 && at - background < 2500)
+        #expect(run.exit["by"] as? String == "violation")
+        #expect(run.exit["status"] as? Int == 137)
+        #expect(events().contains("expire t1"))
+    }
+
+    @Test(arguments: Backend.usable)
+    func awareChildThatMissesItsWindowIsKilled(backend: Backend) throws {
+        let run = try aware(backend, ["--window", "0.3"], stdin: "background\nwait exited timeout=10s\n",
+                            ["WORKER_ON_BACKGROUND": "ignore"])
+        #expect(run.status == 124, "\(run.stderr)")
+        #expect(run.violations.first?["kind"] as? String == "window")
+        #expect(run.violations.first?["action"] as? String == "killed")
+    }
+
+    @Test(arguments: Backend.usable)
+    func windowOverrunCanSuspendInstead(backend: Backend) throws {
+        let run = try aware(backend, ["--window", "0.3", "--on-window-overrun", "suspend"],
+                            stdin: "background\nwait suspended timeout=10s\nterminate\n", ["WORKER_ON_BACKGROUND": "ignore"])
+        #expect(run.status == 0, "an overrun that suspends is recorded, not fatal: \(run.stderr)")
+        #expect(run.violations.first?["action"] as? String == "suspended")
+        #expect(run.timeline("state").contains("suspended"))
+    }
+
+    @Test(arguments: Backend.usable)
+    func terminateWhileSuspendedThawsAndTellsTheChild(backend: Backend) throws {
+        let run = try aware(backend, [], stdin: "background\nwait suspended timeout=10s\nterminate\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(Array(run.timeline("state").suffix(3)) == ["suspended", "terminating", "exited"])
+        #expect(run.exit["by"] as? String == "terminate")
+        #expect(run.exit["in_time"] as? Bool == true)
+        #expect(events().last == "will-terminate 5000")
+    }
+
+    @Test(arguments: Backend.usable)
+    func eventResumesASuspendedChildInTheBackground(backend: Backend) throws {
+        let run = try aware(backend, [], stdin: """
+            background
+            wait suspended timeout=10s
+            event worker push hello world
+            wait suspended timeout=10s
+            terminate
+
+            """)
+        #expect(run.status == 0, "\(run.stderr)")
+        let seen = events()
+        let index = try #require(seen.firstIndex(of: "did-enter-background 2 5000 30000"))
+        #expect(seen[index + 1] == "event 2 push hello world")
+        #expect(run.timeline("state").filter { $0 == "suspended" }.count == 2)
+    }
+
+    @Test(arguments: Backend.usable)
+    func scriptedLifecycleFromStdin(backend: Backend) throws {
+        let run = try aware(backend, [], stdin: "# the cli.md example\nbackground\nwait suspended\n\nforeground\nwait active\nterminate\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.timeline("state") == ["active", "background", "suspending", "suspended", "active", "terminating", "exited"])
+        #expect(events() == ["did-finish-launching foreground", "did-become-active", "will-resign-active",
+                             "did-enter-background 1 5000 30000", "will-enter-foreground", "did-become-active",
+                             "will-terminate 5000"])
+    }
+
+    @Test(arguments: Backend.usable)
+    func launchInTheBackground(backend: Backend) throws {
+        let run = try aware(backend, ["--launch", "background"], stdin: "wait suspended timeout=10s\nforeground\nwait active\nterminate\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(Array(events().prefix(2)) == ["did-finish-launching background", "did-enter-background 1 5000 30000"])
+        #expect(!events().contains("will-resign-active"))
+    }
+}

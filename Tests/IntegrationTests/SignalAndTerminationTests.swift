@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+/// Signals to the supervisor, the termination ladder, and exit statuses.
+@Suite struct SignalAndTerminationTests {
+    let directory = Supervise.temporaryDirectory()
+    var log: String { directory.appendingPathComponent("events.log").path }
+
+    func events() -> [String] {
+        ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    @Test(arguments: Backend.usable)
+    func usr1BackgroundsAndUsr2ForegroundsAndTermTerminates(backend: Backend) throws {
+        let run = try Supervise.run(["--freezer", backend.rawValue, "--control", "none", "--", Supervise.worker("aware-worker.sh")],
+                                    environment: ["WORKER_LOG": log]) { process in
+            #expect(Supervise.eventually { events().contains("did-become-active") })
+            kill(process.processIdentifier, SIGUSR1)
+            #expect(Supervise.eventually { events().contains("did-enter-background 1 5000 30000") })
+            Thread.sleep(forTimeInterval: 0.2)
+            kill(process.processIdentifier, SIGUSR2)
+            #expect(Supervise.eventually { events().filter { $0 == "did-become-active" }.count == 2 })
+            kill(process.processIdentifier, SIGTERM)
+        }
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(events().last == "will-terminate 5000")
+        #expect(run.exit["by"] as? String == "terminate")
+        #expect(run.exit["in_time"] as? Bool == true)
+    }
+
+    @Test func unawareChildIgnoringSIGTERMIsKilledAfterTheGrace() throws {
+        let run = try Supervise.run(["--grace", "0.5", "--", "sh", "-c", "trap '' TERM; while :; do sleep 0.05; done"],
+                                    stdin: "sleep 0.2\nterminate\n")
+        #expect(run.status == 137, "\(run.stderr)")
+        #expect(run.exit["by"] as? String == "kill")
+        #expect(run.exit["in_time"] as? Bool == false)
+        let terminating = try #require(run.time(of: "state", "terminating"))
+        let exited = try #require(run.time(of: "state", "exited"))
+        #expect(exited - terminating >= 500)
+        #expect(exited - terminating < 3000)
+    }
+
+    @Test func secondSIGTERMKillsAtOnce() throws {
+        let run = try Supervise.run(["--grace", "20", "--control", "none", "--", "sh", "-c", "trap '' TERM; while :; do sleep 0.05; done"],
+                                    timeout: 10) { process in
+            Thread.sleep(forTimeInterval: 0.3)
+            kill(process.processIdentifier, SIGTERM)
+            Thread.sleep(forTimeInterval: 0.3)
+            kill(process.processIdentifier, SIGINT)
+        }
+        #expect(run.status == 137)
+        #expect(run.exit["by"] as? String == "kill")
+        #expect(run.elapsed < 8)
+    }
+
+    @Test func exitStatusIsPassedThrough() throws {
+        #expect(try Supervise.run(["--", "sh", "-c", "exit 7"]).status == 7)
+        let killed = try Supervise.run(["--", "sh", "-c", "kill -9 $$"])
+        #expect(killed.status == 137)
+        #expect(killed.exit["by"] as? String == "self")
+        #expect(try Supervise.run(["--", "true"]).status == 0)
+    }
+
+    @Test func execFailuresAre127And126() throws {
+        let missing = try Supervise.run(["--", "no-such-program-\(getpid())"])
+        #expect(missing.status == 127)
+        #expect(missing.stderr.contains("no-such-program"))
+        let file = directory.appendingPathComponent("not-executable").path
+        _ = FileManager.default.createFile(atPath: file, contents: Data("#!/bin/sh\n".utf8))
+        let notExecutable = try Supervise.run(["--", file])
+        #expect(notExecutable.status == 126)
+        #expect(notExecutable.exit["status"] as? Int == 126)
+    }
+
+    @Test func waitThatTimesOutFailsTheRunWith123() throws {
+        let run = try Supervise.run(["--", "sleep", "30"], stdin: "wait suspended timeout=0.3s\nterminate\n")
+        #expect(run.status == 123)
+        #expect(run.stderr.contains("timed out"))
+    }
+
+    @Test func waitForAStateAnExitedChildCanNotReachFails() throws {
+        let run = try Supervise.run(["--", "sh", "-c", "sleep 0.2"], stdin: "wait suspended timeout=20s\n")
+        #expect(run.status == 123)
+        #expect(run.elapsed < 10)
+    }
+
+    @Test func endOfInputDoesNotStopTheChild() throws {
+        let run = try Supervise.run(["--", "sh", "-c", "sleep 0.5; exit 3"], stdin: "")
+        #expect(run.status == 3)
+        #expect(run.elapsed >= 0.5)
+    }
+
+    @Test func statusPrintsOneJSONLinePerChild() throws {
+        let run = try Supervise.run(["--name", "w", "--", "sleep", "30"], stdin: "status\nterminate\n")
+        let line = try #require(run.stdout.split(separator: "\n").first)
+        let status = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(status["name"] as? String == "w")
+        #expect(status["state"] as? String == "active")
+        #expect((status["pid"] as? Int ?? 0) > 0)
+        #expect(status["tasks"] as? [Any] != nil)
+    }
+
+    @Test func badCommandsPrintOneLineAndChangeNothing() throws {
+        let run = try Supervise.run(["--", "sleep", "30"], stdin: "bakground\nforeground nobody\nstatus\nterminate\n")
+        let errors = run.stderr.split(separator: "\n").filter { $0.contains("stdin line") }
+        #expect(errors.count == 2)
+        #expect(errors.first?.contains("'bakground'") == true)
+        #expect(run.stdout.contains("\"state\":\"active\""))
+        #expect(run.status == 0)
+    }
+}

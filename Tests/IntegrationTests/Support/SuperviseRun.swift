@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+/// One run of the real `supervise` binary, with its output, exit status and report.
+struct SuperviseRun {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var report: [String: Any]?
+    var elapsed: Double
+
+    /// The first child's report entry.
+    var child: [String: Any] { ((report?["children"] as? [[String: Any]]) ?? []).first ?? [:] }
+    var timeline: [[String: Any]] { child["timeline"] as? [[String: Any]] ?? [] }
+    var violations: [[String: Any]] { child["violations"] as? [[String: Any]] ?? [] }
+    var exit: [String: Any] { child["exit"] as? [String: Any] ?? [:] }
+    var tasks: [[String: Any]] { child["tasks"] as? [[String: Any]] ?? [] }
+
+    /// The timeline texts of one kind, in order.
+    func timeline(_ kind: String) -> [String] {
+        timeline.filter { $0["kind"] as? String == kind }.compactMap { $0["text"] as? String }
+    }
+
+    /// Milliseconds at which the timeline first shows `text` of `kind`.
+    func time(of kind: String, _ text: String) -> Double? {
+        timeline.first { $0["kind"] as? String == kind && ($0["text"] as? String)?.hasPrefix(text) == true }?["t_ms"] as? Double
+    }
+}
+
+/// Paths and process plumbing shared by the integration tests.
+enum Supervise {
+    /// The `supervise` binary built next to the test bundle (or `$SUPERVISE_BIN`).
+    static var binary: String {
+        if let override = ProcessInfo.processInfo.environment["SUPERVISE_BIN"] { return override }
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        var directory = bundle
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("supervise").path),
+              directory.path != "/" {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent("supervise").path
+    }
+
+    /// A worker script from `Tests/IntegrationTests/Workers`.
+    static func worker(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Workers").appendingPathComponent(name).path
+    }
+
+    /// A fresh temporary directory for one test.
+    static func temporaryDirectory() -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("supervise-test-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Runs `supervise ARGUMENTS` with `stdin` as its standard input (closed after), waits at most
+    /// `timeout` seconds (then kills it and records an issue), and reads the report if one was asked for.
+    static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:],
+                    timeout: Double = 30, whileRunning: ((Process) throws -> Void)? = nil) throws -> SuperviseRun {
+        let directory = temporaryDirectory()
+        let reportPath = directory.appendingPathComponent("report.json").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["--report", reportPath] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        let outputData = LockedData(), errorData = LockedData()
+        output.fileHandleForReading.readabilityHandler = { outputData.append($0.availableData) }
+        errors.fileHandleForReading.readabilityHandler = { errorData.append($0.availableData) }
+        let start = Date()
+        try process.run()
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        if whileRunning == nil { try input.fileHandleForWriting.close() }
+        try whileRunning?(process)
+        if whileRunning != nil { try? input.fileHandleForWriting.close() }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if process.isRunning {
+            Issue.record("supervise did not exit within \(timeout) s: \(arguments)")
+            process.interrupt()
+            Thread.sleep(forTimeInterval: 0.5)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        process.waitUntilExit()
+        output.fileHandleForReading.readabilityHandler = nil
+        errors.fileHandleForReading.readabilityHandler = nil
+        outputData.append(output.fileHandleForReading.readDataToEndOfFile())
+        errorData.append(errors.fileHandleForReading.readDataToEndOfFile())
+        let report = (try? Data(contentsOf: URL(fileURLWithPath: reportPath)))
+            .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+        try? FileManager.default.removeItem(at: directory)
+        return SuperviseRun(status: process.terminationStatus, stdout: outputData.string, stderr: errorData.string,
+                            report: report, elapsed: Date().timeIntervalSince(start))
+    }
+
+    /// Waits until `condition` holds, checking every 10 ms, for at most `timeout` seconds.
+    @discardableResult
+    static func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return condition()
+    }
+}
+
+/// Bytes appended from reader threads.
+final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+
+    func append(_ more: Data) {
+        lock.lock()
+        data.append(more)
+        lock.unlock()
+    }
+
+    var string: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+/// Bad options are refused with one line and exit 2, before anything is launched.
+@Suite struct UsageTests {
+    @Test(arguments: [
+        (["--window", "-1", "--", "true"], "window"),
+        (["--window", "10", "--limit", "5", "--", "true"], "--window"),
+        (["--expiry-warning", "30", "--", "true"], "--expiry-warning"),
+        (["--window", "fast", "--", "true"], "fast"),
+        (["--freezer", "ice", "--", "true"], "ice"),
+        (["--launch", "sideways", "--", "true"], "sideways"),
+        (["--violation-status", "300", "--", "true"], "violation-status"),
+        ([], "no command"),
+    ])
+    func invalidOptionsExitWith2(arguments: [String], mentions: String) throws {
+        let marker = Supervise.temporaryDirectory().appendingPathComponent("launched").path
+        // The child would leave a file behind if it were launched.
+        let command = arguments.last == "true" ? arguments.dropLast() + ["touch", marker] : arguments
+        let run = try Supervise.run(Array(command))
+        #expect(run.status == 2)
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "one line: \(run.stderr)")
+        #expect(run.stderr.contains(mentions), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: marker), "nothing was launched")
+    }
+
+    @Test func durationsAcceptUnits() throws {
+        let run = try Supervise.run(["--window", "250ms", "--limit", "1m", "--grace", "2s", "--", "true"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let settings = try #require(run.report?["settings"] as? [String: Any])
+        #expect(settings["window_ms"] as? Int == 250)
+        #expect(settings["limit_ms"] as? Int == 60000)
+        #expect(settings["grace_ms"] as? Int == 2000)
+    }
+
+    @Test func helpDocumentsExitStatusesAndCommands() throws {
+        let run = try Supervise.run(["--help"])
+        #expect(run.status == 0)
+        for text in ["EXIT STATUS", "124", "123", "125", "wait STATE", "SIGUSR1", "--on-window-overrun"] {
+            #expect(run.stdout.contains(text), "--help mentions \(text)")
+        }
+    }
+}
