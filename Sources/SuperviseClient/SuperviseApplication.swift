@@ -141,12 +141,30 @@ public final class SuperviseApplication: Sendable {
         withName taskName: String? = nil,
         expirationHandler handler: (@Sendable () -> Void)? = nil
     ) -> BackgroundTaskIdentifier {
+        beginTask(named: taskName) { _ in handler }
+    }
+
+    /// Begins a background task whose expiration handler is given the task's identifier, so
+    /// it can end the task without capturing a variable (which Swift 6 forbids in a
+    /// `@Sendable` closure):
+    /// `app.beginBackgroundTask(withName: "upload") { task in app.endBackgroundTask(task) }`.
+    public func beginBackgroundTask(
+        withName taskName: String? = nil,
+        expirationHandler handler: @escaping @Sendable (BackgroundTaskIdentifier) -> Void
+    ) -> BackgroundTaskIdentifier {
+        beginTask(named: taskName) { identifier in { handler(identifier) } }
+    }
+
+    private func beginTask(
+        named taskName: String?,
+        handler makeHandler: (BackgroundTaskIdentifier) -> (@Sendable () -> Void)?
+    ) -> BackgroundTaskIdentifier {
         guard let channel else { return .invalid }
         let number: Int? = state.withLock { state in
             guard state.connected else { return nil }
             let number = state.nextTaskNumber
             state.nextTaskNumber += 1
-            state.expirationHandlers[number] = .some(handler)
+            state.expirationHandlers[number] = .some(makeHandler(BackgroundTaskIdentifier(rawValue: number)))
             return number
         }
         guard let number else { return .invalid }

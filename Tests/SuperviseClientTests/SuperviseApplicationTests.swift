@@ -115,6 +115,18 @@ import Testing
         supervisor.hangUp()
     }
 
+    @Test func expirationHandlerCanBeGivenTheTaskToEnd() {
+        let supervisor = FakeSupervisor()
+        let application = connect(supervisor)
+        let task = application.beginBackgroundTask(withName: "self-ending") { task in
+            application.endBackgroundTask(task)
+        }
+        #expect(supervisor.nextRequest() == "begin \(task.rawValue) self-ending")
+        supervisor.send("expire \(task.rawValue)\n")
+        #expect(supervisor.nextRequest() == "end \(task.rawValue)")
+        supervisor.hangUp()
+    }
+
     @Test func expireCallsOnlyThatTasksHandlerAndOnlyOnce() {
         let supervisor = FakeSupervisor()
         let application = connect(supervisor)
