@@ -2,7 +2,7 @@ import Glibc
 import SuperviseProtocol
 
 extension SuperviseApplication {
-    /// How many events wait for the first ``events()`` stream before `error` events are dropped.
+    /// How many events wait for the first ``events()`` stream; after that many, none do.
     private static let backlogLimit = 256
 
     /// The reader thread: reads events until end of file, then acts as on `will-terminate 0`.
@@ -22,7 +22,7 @@ extension SuperviseApplication {
                 guard case .line(let bytes) = line, let event = Event(line: bytes) else { continue }
                 if let seq = entryAwaitingEvent {
                     entryAwaitingEvent = nil
-                    if case .event(seq, _, _) = event {} else { completeAutomatically(seq) }
+                    if !Self.isEvent(event, ofEntry: seq) { completeAutomatically(seq) }
                 }
                 deliver(event, readAt: readAt)
                 switch event {
@@ -40,6 +40,11 @@ extension SuperviseApplication {
         }
         close(fd)
         disconnect()
+    }
+
+    private static func isEvent(_ event: Event, ofEntry seq: UInt64) -> Bool {
+        if case .event(seq, _, _) = event { return true }
+        return false
     }
 
     /// Applies `event` to the state, then runs the expiration handler it calls for, feeds
@@ -89,8 +94,8 @@ extension SuperviseApplication {
         case .event, .willTerminate, .error:
             break
         }
-        if state.streams.isEmpty, state.backlog != nil {
-            if case .error = event, state.backlog!.count >= Self.backlogLimit {} else { state.backlog!.append(event) }
+        if state.streams.isEmpty, let count = state.backlog?.count {
+            if count < Self.backlogLimit { state.backlog?.append(event) } else { state.backlog = nil }
         }
         return (state.delegate, Array(state.streams.values), expirationHandler)
     }

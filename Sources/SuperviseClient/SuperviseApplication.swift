@@ -35,7 +35,8 @@ public final class SuperviseApplication: Sendable {
         var lastCompletedEntry: UInt64 = 0
         var streams: [Int: AsyncStream<Event>.Continuation] = [:]
         var nextStreamNumber = 0
-        /// Events read before the first ``events()`` stream, replayed to it; `nil` after.
+        /// Events read before the first ``events()`` stream, replayed to it; `nil` once a
+        /// stream was made or too many events were read.
         var backlog: [Event]? = []
     }
 
@@ -197,7 +198,7 @@ public final class SuperviseApplication: Sendable {
     }
 
     /// A stream of every event, in order, from now on; the first stream made also gets the
-    /// events read before it. It finishes after the `will-terminate 0` that stands for the
+    /// events read before it, if it is made before 256 were read. It finishes after the `will-terminate 0` that stands for the
     /// supervisor going away, and at once when not supervised. With
     /// ``BackgroundEntryCompletion/manual``, call ``completeBackgroundEntry(_:)`` after
     /// handling a `did-enter-background`.

@@ -85,6 +85,20 @@ import Testing
         ])
     }
 
+    @Test func aLateFirstStreamStartsFromNow() async {
+        let supervisor = FakeSupervisor()
+        let delegate = RecordingDelegate()
+        let application = connect(supervisor, delegate: delegate)
+        supervisor.send(String(repeating: "did-become-active\n", count: 300))
+        #expect(delegate.log.wait(for: 600).count == 600)
+        let stream = application.events()
+        supervisor.send("will-resign-active\n")
+        supervisor.hangUp()
+        var received: [Event] = []
+        for await event in stream { received.append(event) }
+        #expect(received == [.willResignActive, .willTerminate(graceMS: 0)])
+    }
+
     @Test func beginWritesBeginAndEndWritesEndOnce() {
         let supervisor = FakeSupervisor()
         let application = connect(supervisor)
