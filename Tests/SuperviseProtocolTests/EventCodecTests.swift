@@ -75,6 +75,12 @@ import Testing
         #expect(ascii.count == maxLineLength)
     }
 
+    @Test func longErrorRequestIsCut() {
+        let line = Event.error(RequestError(code: .unknownRequest, request: String(repeating: "r", count: 3000))).line
+        #expect(line.utf8.count == maxLineLength)
+        #expect(line.hasPrefix("error unknown-request rrr") && line.hasSuffix("r\n"))
+    }
+
     @Test func decodingIgnoresExtraFieldsAndAcceptsCRLF() {
         #expect(Event(line: Array("did-become-active later\r\n".utf8)) == .didBecomeActive)
         #expect(Event(line: Array("will-terminate 250 x".utf8)) == .willTerminate(graceMS: 250))

@@ -1,0 +1,125 @@
+import Glibc
+import SuperviseProtocol
+
+extension SuperviseApplication {
+    /// How many events wait for the first ``events()`` stream; after that many, none do.
+    private static let backlogLimit = 256
+
+    /// The reader thread: reads events until end of file, then acts as on `will-terminate 0`.
+    func readEvents(from fd: Int32) {
+        var splitter = LineSplitter()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 1)
+        defer { buffer.deallocate() }
+        // A `did-enter-background` whose `event` may still be on its way in the next read.
+        var entryAwaitingEvent: UInt64?
+        while true {
+            let count = read(fd, buffer.baseAddress, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            let readAt = MonotonicClock.now()
+            splitter.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            while let line = splitter.next() {
+                guard case .line(let bytes) = line, let event = Event(line: bytes) else { continue }
+                if let seq = entryAwaitingEvent {
+                    entryAwaitingEvent = nil
+                    if !Self.isEvent(event, ofEntry: seq) { completeAutomatically(seq) }
+                }
+                deliver(event, readAt: readAt)
+                switch event {
+                case .didEnterBackground(let seq, _, _): entryAwaitingEvent = seq
+                case .event(let seq, _, _): completeAutomatically(seq)
+                default: break
+                }
+            }
+            // The supervisor writes `did-enter-background` and its `event` in one write, so
+            // the event can only be missing from this read if a line is still partial.
+            if let seq = entryAwaitingEvent, !splitter.hasPartialLine {
+                entryAwaitingEvent = nil
+                completeAutomatically(seq)
+            }
+        }
+        close(fd)
+        disconnect()
+    }
+
+    private static func isEvent(_ event: Event, ofEntry seq: UInt64) -> Bool {
+        if case .event(seq, _, _) = event { return true }
+        return false
+    }
+
+    /// Applies `event` to the state, then runs the expiration handler it calls for, feeds
+    /// the streams and calls the delegate.
+    private func deliver(_ event: Event, readAt: UInt64) {
+        let (delegate, streams, expirationHandler) = state.withLock { state in
+            apply(event, readAt: readAt, to: &state)
+        }
+        expirationHandler?()
+        for stream in streams { stream.yield(event) }
+        guard let delegate else { return }
+        delegate.application(self, didReceive: event)
+        switch event {
+        case .didFinishLaunching(let launchState): delegate.application(self, didFinishLaunchingIn: launchState)
+        case .didBecomeActive: delegate.applicationDidBecomeActive(self)
+        case .willResignActive: delegate.applicationWillResignActive(self)
+        case .didEnterBackground: delegate.applicationDidEnterBackground(self)
+        case .event(_, let kind, let text): delegate.application(self, handleEventOfKind: kind, text: text)
+        case .willEnterForeground: delegate.applicationWillEnterForeground(self)
+        case .willTerminate(let graceMS): delegate.applicationWillTerminate(self, grace: .milliseconds(graceMS))
+        case .error(let error): delegate.application(self, didReceive: error)
+        case .expire: break
+        }
+    }
+
+    private func apply(
+        _ event: Event, readAt: UInt64, to state: inout State
+    ) -> ((any SuperviseApplicationDelegate)?, [AsyncStream<Event>.Continuation], (@Sendable () -> Void)?) {
+        var expirationHandler: (@Sendable () -> Void)?
+        switch event {
+        case .didFinishLaunching(.foreground), .willResignActive, .willEnterForeground:
+            state.applicationState = .inactive
+            state.backgroundEntry = nil
+        case .didFinishLaunching(.background):
+            state.applicationState = .background
+        case .didBecomeActive:
+            state.applicationState = .active
+            state.backgroundEntry = nil
+        case .didEnterBackground(_, _, let limitMS):
+            state.applicationState = .background
+            state.backgroundEntry = (readAt, limitMS)
+        case .expire(let id):
+            if let number = Int(id.rawValue), let handler = state.expirationHandlers[number] {
+                expirationHandler = handler
+                state.expirationHandlers.updateValue(nil, forKey: number)
+            }
+        case .event, .willTerminate, .error:
+            break
+        }
+        if state.streams.isEmpty, let count = state.backlog?.count {
+            if count < Self.backlogLimit { state.backlog?.append(event) } else { state.backlog = nil }
+        }
+        return (state.delegate, Array(state.streams.values), expirationHandler)
+    }
+
+    /// Sends `done SEQ` for an entry the delegate has handled, unless the app completes
+    /// entries itself.
+    private func completeAutomatically(_ seq: UInt64) {
+        if backgroundEntryCompletion == .automatic { completeBackgroundEntry(seq) }
+    }
+
+    /// The supervisor is gone: acts as on `will-terminate 0`, then expires every open task
+    /// and finishes the streams.
+    private func disconnect() {
+        deliver(.willTerminate(graceMS: 0), readAt: MonotonicClock.now())
+        let (handlers, streams) = state.withLock { state in
+            state.connected = false
+            state.backlog = nil
+            let handlers = state.expirationHandlers.values.compactMap { $0 }
+            for number in state.expirationHandlers.keys { state.expirationHandlers.updateValue(nil, forKey: number) }
+            let streams = Array(state.streams.values)
+            state.streams.removeAll()
+            return (handlers, streams)
+        }
+        for handler in handlers { handler() }
+        for stream in streams { stream.finish() }
+    }
+}
