@@ -142,6 +142,7 @@ struct SuperviseCommand: ParsableCommand {
         options.reportPath = report
         options.violationStatus = violationStatus
         options.prefixOutput = !noPrefix
+        if config != nil { options.freezerUnavailableStatus = 2 }
         let status: Int32
         do {
             status = try Supervisor(children: specs, options: options, logger: logger).run()

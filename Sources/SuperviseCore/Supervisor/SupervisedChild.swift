@@ -17,6 +17,16 @@ final class SupervisedChild {
 
     var writer: EventWriter?
     var reader: RequestReader?
+    /// Prefixes this child's output (several children only).
+    var output: OutputForwarder?
+    /// The lifecycles of earlier runs, when the child was restarted.
+    private(set) var pastRuns: [ChildLifecycle] = []
+    /// When the next run starts (a restart is pending).
+    var restartAt: Instant?
+    var backoff: RestartBackoff
+    private(set) var runStartedAt: Instant
+    /// The run's pipes are closed and its output flushed.
+    private(set) var wrappedUp = false
     let logger: Logger
     let loop: EventLoop
     let origin: Instant
@@ -39,6 +49,8 @@ final class SupervisedChild {
         self.origin = origin
         self.lifecycle = ChildLifecycle(settings: spec.settings)
         self.timeline = Timeline(origin: origin)
+        self.backoff = RestartBackoff(for: spec)
+        self.runStartedAt = origin
         var logger = logger
         logger[metadataKey: "child"] = .string(spec.name)
         self.logger = logger
@@ -49,9 +61,14 @@ final class SupervisedChild {
 
     /// The earliest instant this child needs the loop to wake up for.
     var nextDeadline: Instant? {
-        guard let recheck = freezeRecheckAt else { return lifecycle.nextDeadline }
-        return min(recheck, lifecycle.nextDeadline ?? recheck)
+        [freezeRecheckAt, restartAt, lifecycle.nextDeadline].compactMap { $0 }.min()
     }
+
+    /// Nothing more will happen to this child: exited, its tree gone, no restart pending.
+    var isDone: Bool { lifecycle.isFinished && wrappedUp && restartAt == nil }
+
+    /// Every run's lifecycle, oldest first.
+    var runs: [ChildLifecycle] { pastRuns + [lifecycle] }
 
     // MARK: - Inputs
 
@@ -131,9 +148,53 @@ final class SupervisedChild {
         record(.note, error.message, at: now)
     }
 
-    func started(pid: Int32, writer: EventWriter, reader: RequestReader) {
+    func started(pid: Int32, writer: EventWriter, reader: RequestReader, at now: Instant) {
         self.pid = pid
         self.writer = writer
         self.reader = reader
+        runStartedAt = now
+        wrappedUp = false
+    }
+
+    /// The run is over: read what is left of its requests and output, and close its pipes.
+    func wrapUp() {
+        wrappedUp = true
+        if let reader {
+            loop.remove(reader.fd)
+            close(reader.fd)
+            self.reader = nil
+        }
+        if let writer {
+            loop.remove(writer.fd)
+            close(writer.fd)
+            self.writer = nil
+        }
+        output?.finish()
+        output = nil
+    }
+
+    /// Schedules the next run after the back-off; the child reads `exited` until then.
+    func scheduleRestart(at now: Instant) {
+        let delay = backoff.delay(afterRunOf: now - runStartedAt)
+        restartAt = now + delay
+        record(.note, "restarting in \(delay.formatted) (run \(pastRuns.count + 2))", at: now)
+        logger.notice("restarting in \(delay.formatted)")
+    }
+
+    /// Drops a pending restart (the child was told to terminate).
+    func cancelRestart(at now: Instant) {
+        guard restartAt != nil else { return }
+        restartAt = nil
+        record(.note, "restart cancelled", at: now)
+    }
+
+    /// Starts a fresh lifecycle for the next run, keeping the last one for the report.
+    func beginNextRun() {
+        guard restartAt != nil else { return }
+        restartAt = nil
+        pastRuns.append(lifecycle)
+        lifecycle = ChildLifecycle(settings: spec.settings)
+        spawnFailure = nil
+        pid = 0
     }
 }

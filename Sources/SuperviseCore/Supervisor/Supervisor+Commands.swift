@@ -9,7 +9,7 @@ extension Supervisor {
         runningCommands = true
         defer { runningCommands = false }
         releaseHold(at: now)
-        while !children.allSatisfy({ $0.lifecycle.isFinished }), let (number, text) = commands.nextLine() {
+        while !children.allSatisfy(\.isDone), let (number, text) = commands.nextLine() {
             execute(text, line: number, at: now)
             releaseHold(at: now)
         }
@@ -32,7 +32,10 @@ extension Supervisor {
         switch command {
         case .background(let target): apply(.background, to: target, line, text, at: now)
         case .foreground(let target): apply(.foreground, to: target, line, text, at: now)
-        case .terminate(let target): apply(.terminate(escalate: false), to: target, line, text, at: now)
+        case .terminate(let target):
+            guard let targets = resolve(target, line, text) else { return }
+            for child in targets { child.cancelRestart(at: now) }
+            apply(.terminate(escalate: false), to: target, line, text, at: now)
         case .event(let target, let kind, let eventText):
             apply(.event(kind: kind, text: eventText), to: target, line, text, at: now)
         case .status:
@@ -88,7 +91,7 @@ extension Supervisor {
             }
             if targets.allSatisfy({ $0.state == state }) {
                 commands.hold = nil
-            } else if let stuck = targets.first(where: { $0.state == .exited && state != .exited }) {
+            } else if let stuck = targets.first(where: { $0.isDone && $0.state != state }) {
                 commands.hold = nil
                 outcome.waitFailed = true
                 refuse(line, text, "\(stuck.name) has exited and can't become \(state.rawValue)")
@@ -129,12 +132,15 @@ extension Supervisor {
 /// Writes all of `text` to `fd`, retrying on partial writes and EINTR.
 func writeAll(_ fd: Int32, _ text: String) {
     var text = text
-    text.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let written = retryingOnInterrupt { write(fd, bytes.baseAddress! + offset, bytes.count - offset) }
-            guard written > 0 else { return }
-            offset += written
-        }
+    text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
+}
+
+/// Writes all of `bytes` to `fd`, retrying on partial writes and EINTR.
+func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
+    var offset = 0
+    while offset < bytes.count {
+        let written = retryingOnInterrupt { write(fd, bytes.baseAddress! + offset, bytes.count - offset) }
+        guard written > 0 else { return }
+        offset += written
     }
 }

@@ -21,16 +21,28 @@ extension Supervisor {
             if violation.action == .killed { self.outcome.violationKill = true }
         }
         children.append(child)
+        start(child, at: now)
+    }
+
+    /// Spawns one run of `child` into its freezer unit, with fresh pipes, and sends the launch events.
+    func start(_ child: SupervisedChild, at now: Instant) {
+        let spec = child.spec
+        child.beginNextRun()
         do throws(SupervisorError) {
+            let output = options.prefixOutput && specs.count > 1
+                ? try OutputForwarder(name: spec.name, width: OutputPrefixer.width(for: specs.map(\.name)), loop: loop)
+                : nil
             let channels = try ProtocolChannels()
             let request = SpawnRequest(
                 arguments: spec.command,
                 environment: environment(for: spec),
                 workingDirectory: spec.workingDirectory,
                 stdin: options.control == .stdin ? devNull : 0,
+                stdout: output?.childEnds.stdout ?? 1,
+                stderr: output?.childEnds.stderr ?? 2,
                 eventsFD: channels.eventsRead,
                 requestsFD: channels.requestsWrite,
-                cgroupProcsFD: unit.placementFD,
+                cgroupProcsFD: child.unit.placementFD,
                 takeTerminal: options.control == .none && isatty(0) == 1,
                 pidVariable: "SUPERVISE_PID",
                 openFilesLimit: openFilesLimit)
@@ -40,10 +52,14 @@ extension Supervisor {
             } catch {
                 channels.closeChildEnds()
                 channels.closeSupervisorEnds()
+                output?.start()
+                output?.finish()
                 throw error
             }
             channels.closeChildEnds()
-            unit.attach(pid: pid)
+            output?.start()
+            child.output = output
+            child.unit.attach(pid: pid)
             started(child, pid: pid, channels: channels, at: now)
         } catch {
             logger.error("\(error.message)")
@@ -57,7 +73,7 @@ extension Supervisor {
     private func started(_ child: SupervisedChild, pid: Int32, channels: ProtocolChannels, at now: Instant) {
         let writer = EventWriter(fd: channels.eventsWrite)
         let reader = RequestReader(fd: channels.requestsRead)
-        child.started(pid: pid, writer: writer, reader: reader)
+        child.started(pid: pid, writer: writer, reader: reader, at: now)
         childrenByPID[pid] = child
         loop.add(reader.fd) { [unowned child] _ in
             child.readRequests(upTo: 64 * 1024, at: MonotonicClock.now())
@@ -66,7 +82,8 @@ extension Supervisor {
         writer.onBacklogChange = { [unowned self, unowned writer] waiting in
             self.loop.modify(writer.fd, events: waiting ? EventLoop.writable : 0)
         }
-        if let notification = child.unit.notificationFD {
+        if let notification = child.unit.notificationFD, !watchedNotifications.contains(notification) {
+            watchedNotifications.insert(notification)
             loop.add(notification) { [unowned child] _ in
                 child.unit.drainNotification()
                 child.freezerNotified(at: MonotonicClock.now())

@@ -44,16 +44,18 @@ extension Supervisor {
 
     private func childReport(_ child: SupervisedChild) -> JSONValue {
         let lifecycle = child.lifecycle
+        let runs = child.runs
         func ms(_ instant: Instant?) -> JSONValue { .double(instant?.milliseconds(since: origin)) }
-        let exit: JSONValue = lifecycle.exit.map { exit in
-            .object([
+        func exitJSON(_ exit: ExitRecord?) -> JSONValue {
+            guard let exit else { return .null }
+            return .object([
                 ("status", .int(Int64(exit.termination.shellStatus))),
                 ("by", .string(exit.by.rawValue)),
                 ("in_time", exit.inTime.map(JSONValue.bool) ?? .null),
                 ("at_ms", ms(exit.at)),
                 ("description", .string(child.spawnFailure?.message ?? exit.termination.description)),
             ])
-        } ?? .null
+        }
         return .object([
             ("name", .string(child.name)),
             ("command", .array(child.spec.command.map(JSONValue.string))),
@@ -68,13 +70,13 @@ extension Supervisor {
             })),
             ("messages_dropped", .int(Int64(child.timeline.messagesDropped))),
             ("errors_dropped", .int(Int64(child.writer?.errorsDropped ?? 0))),
-            ("tasks", .array(lifecycle.taskHistory.map { task in
+            ("tasks", .array(runs.flatMap(\.taskHistory).map { task in
                 .object([("id", .string(task.id.rawValue)), ("name", .string(task.name)),
                          ("begin_ms", ms(task.begin)), ("end_ms", ms(task.end)),
                          ("expire_ms", ms(task.expire)), ("refused", .bool(task.refused))])
             })),
-            ("tasks_not_recorded", .int(Int64(lifecycle.tasksNotRecorded))),
-            ("violations", .array(lifecycle.violations.map { violation in
+            ("tasks_not_recorded", .int(Int64(runs.map(\.tasksNotRecorded).reduce(0, +)))),
+            ("violations", .array(runs.flatMap(\.violations).map { violation in
                 .object([("kind", .string(violation.kind.rawValue)), ("at_ms", ms(violation.at)),
                          ("action", .string(violation.action.rawValue)),
                          ("tasks", .array(violation.tasks.map {
@@ -85,7 +87,8 @@ extension Supervisor {
                 .object([("t_ms", .double(snapshot.milliseconds)), ("rss_kb", .int(Int64(snapshot.usage.rssKB))),
                          ("cpu_ms", .double(snapshot.usage.cpuMS))])
             })),
-            ("exit", exit),
+            ("exit", exitJSON(lifecycle.exit)),
+            ("runs", .array(runs.map { .object([("exit", exitJSON($0.exit))]) })),
         ])
     }
 }

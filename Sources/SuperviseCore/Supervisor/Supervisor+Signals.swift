@@ -21,7 +21,10 @@ extension Supervisor {
                 terminationSignals += 1
                 let escalate = terminationSignals > 1
                 logger.notice("signal \(signal): \(escalate ? "killing" : "terminating") every child")
-                for child in children { child.handle(.terminate(escalate: escalate), at: now) }
+                for child in children {
+                    child.cancelRestart(at: now)
+                    child.handle(.terminate(escalate: escalate), at: now)
+                }
             }
         }
     }

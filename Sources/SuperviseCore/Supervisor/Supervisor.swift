@@ -23,6 +23,7 @@ public final class Supervisor {
     var devNull: Int32 = -1
     var childrenByPID: [Int32: SupervisedChild] = [:]
     var runningCommands = false
+    var watchedNotifications: Set<Int32> = []
 
     /// Prepares the loop and the signals; nothing is launched yet.
     public init(children: [ChildSpec], options: SupervisorOptions, logger: Logger) throws(SupervisorError) {
@@ -40,9 +41,7 @@ public final class Supervisor {
             try prepareFreezers()
         } catch {
             logger.error("\(error.message)")
-            outcome.supervisorFailed = true
-            writeReport()
-            return outcome.exitStatus(violationStatus: options.violationStatus)
+            return options.freezerUnavailableStatus
         }
         openFilesLimit = OpenFilesLimit.raise()
         _supervise_become_subreaper()
@@ -63,7 +62,7 @@ public final class Supervisor {
     }
 
     private func runLoop() {
-        while !children.allSatisfy({ $0.lifecycle.isFinished }) {
+        while !children.allSatisfy(\.isDone) {
             if let commands, commands.needsDirectRead {
                 commands.readAvailable()
                 runCommands(at: MonotonicClock.now())
@@ -71,7 +70,11 @@ public final class Supervisor {
             loop.wait(until: nextDeadline(), pollOnly: commands?.needsDirectRead ?? false)
             let now = MonotonicClock.now()
             for child in children {
+                if let restart = child.restartAt, restart <= now { start(child, at: now) }
                 if let deadline = child.nextDeadline, deadline <= now { child.tick(at: now) }
+            }
+            for child in children where child.lifecycle.isFinished && !child.wrappedUp {
+                finishRun(of: child, at: now)
             }
             runCommands(at: now)
         }
@@ -84,6 +87,16 @@ public final class Supervisor {
             earliest = min(deadline, earliest ?? deadline)
         }
         return earliest
+    }
+
+    /// A run of `child` is over: close its pipes, flush its output, and restart it if its policy says so.
+    private func finishRun(of child: SupervisedChild, at now: Instant) {
+        child.wrapUp()
+        guard let exit = child.lifecycle.exit, terminationSignals == 0 else { return }
+        let restart = child.spec.shouldRestart(status: exit.termination.shellStatus,
+                                               killedForViolation: exit.by == .violation,
+                                               stoppedBySupervisor: exit.by == .terminate || exit.by == .kill)
+        if restart && child.spawnFailure == nil { child.scheduleRestart(at: now) }
     }
 
     // MARK: - Freezers

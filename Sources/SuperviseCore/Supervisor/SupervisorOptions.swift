@@ -15,6 +15,9 @@ public struct SupervisorOptions: Sendable {
     public var violationStatus: Int32 = 124
     /// Prefix each child's output lines with its name (when there is more than one child).
     public var prefixOutput = true
+    /// The exit status when a freezer the children ask for can't be used: 125 when it was asked
+    /// for on the command line, 2 when a config file named it (a config error).
+    public var freezerUnavailableStatus: Int32 = 125
 
     public init() {}
 }
