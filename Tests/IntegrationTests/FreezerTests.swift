@@ -56,10 +56,12 @@ import Testing
 
     /// An idle supervisor sleeps in epoll_wait and never wakes: no context switch in 3 s.
     /// (`strace -c -f` shows the same; see docs/performance.md.)
-    @Test func idleSupervisorNeverWakesUp() throws {
+    @Test(arguments: ["none", "stdin"])
+    func idleSupervisorNeverWakesUp(control: String) throws {
         var before: [String: Int] = [:], after: [String: Int] = [:]
         var syscall = ""
-        _ = try Supervise.run(["--control", "none", "--", "sleep", "30"]) { process in
+        // With stdin control, the input is a pipe already at its end: that must not wake it either.
+        _ = try Supervise.run(["--control", control, "--", "sleep", "30"]) { process in
             let pid = process.processIdentifier
             Thread.sleep(forTimeInterval: 0.5)
             before = Self.contextSwitches(pid)

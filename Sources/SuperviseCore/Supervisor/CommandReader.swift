@@ -15,6 +15,7 @@ final class CommandReader {
     }
 
     let fd: Int32
+    private var loop: EventLoop?
     private(set) var pollable = false
     private(set) var reachedEOF = false
     private var partial: [UInt8] = []
@@ -29,6 +30,7 @@ final class CommandReader {
     func attach(to loop: EventLoop, onReadable: @escaping () -> Void) {
         setNonBlocking(fd)
         pollable = loop.add(fd) { _ in onReadable() }
+        if pollable { self.loop = loop }
     }
 
     /// Whether stdin must be read without waiting for readiness (regular file, /dev/null).
@@ -60,7 +62,9 @@ final class CommandReader {
                 }
             }
         } else if count == 0 || errno != EAGAIN {
+            // A pipe at its end stays readable: stop watching it, or the loop would spin.
             reachedEOF = true
+            loop?.remove(fd)
             if !partial.isEmpty {
                 lineNumber += 1
                 lines.append((lineNumber, String(decoding: partial, as: UTF8.self)))

@@ -54,7 +54,7 @@ enum Supervise {
         return url
     }
 
-    /// Runs `supervise ARGUMENTS` with `stdin` as its standard input (closed after), waits at most
+    /// Runs `supervise ARGUMENTS` with `stdin` as its standard input (closed after writing it), waits at most
     /// `timeout` seconds (then kills it and records an issue), and reads the report if one was asked for.
     static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:],
                     timeout: Double = 30, whileRunning: ((Process) throws -> Void)? = nil) throws -> SuperviseRun {
@@ -74,9 +74,8 @@ enum Supervise {
         let start = Date()
         try process.run()
         input.fileHandleForWriting.write(Data(stdin.utf8))
-        if whileRunning == nil { try input.fileHandleForWriting.close() }
+        try input.fileHandleForWriting.close()
         try whileRunning?(process)
-        if whileRunning != nil { try? input.fileHandleForWriting.close() }
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         if process.isRunning {
