@@ -45,9 +45,16 @@ let package = Package(
         // The child side: a UIKit-shaped API for Swift workers.
         .target(name: "SuperviseClient", dependencies: ["SuperviseProtocol"]),
 
+        // The Swift worker example (examples/swift), run under supervise by the integration tests.
+        .executableTarget(
+            name: "swift-worker-example",
+            dependencies: ["SuperviseClient", "SuperviseProtocol"],
+            path: "examples/swift"
+        ),
+
         .testTarget(name: "SuperviseProtocolTests", dependencies: ["SuperviseProtocol"]),
         .testTarget(name: "SuperviseCoreTests", dependencies: ["SuperviseCore"]),
         .testTarget(name: "SuperviseClientTests", dependencies: ["SuperviseClient"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["supervise"], exclude: ["Workers"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["supervise", "swift-worker-example"], exclude: ["Workers"]),
     ]
 )

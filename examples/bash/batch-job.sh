@@ -4,11 +4,13 @@
 # - on did-enter-background, writes a checkpoint and holds a task assertion
 #   while it "uploads" it, then ends the task and says done;
 # - on expire, stops uploading and ends the task at once;
-# - on will-terminate, cleans up and exits.
+# - on will-terminate (or when the supervisor goes away), writes a final
+#   checkpoint and exits.
 #
 #   supervise --window 2 -- examples/bash/batch-job.sh
 #
-# The checkpoint goes to $CHECKPOINT (default ./checkpoint.txt).
+# The checkpoint goes to $CHECKPOINT (default ./checkpoint.txt); an upload takes
+# $UPLOAD_SECONDS (default 1).
 events=${SUPERVISE_EVENTS_FD:-3}
 requests=${SUPERVISE_REQUESTS_FD:-4}
 checkpoint=${CHECKPOINT:-./checkpoint.txt}
@@ -22,6 +24,29 @@ if [ -z "${SUPERVISE_PROTOCOL:-}" ]; then
     exec sleep infinity
 fi
 
+# Uploads the checkpoint of background entry $1 under task upload-$1. Runs beside
+# the event loop, so an expire can still be read; on SIGTERM it stops early.
+upload() {
+    local seq=$1 sleeper
+    trap 'kill "$sleeper" 2>/dev/null; exit' TERM
+    sleep "$upload_seconds" & sleeper=$!
+    wait "$sleeper"
+    log "checkpoint uploaded"
+    request end "upload-$seq"
+    request done "$seq"
+}
+
+stop_upload() {
+    [ -n "$upload_pid" ] && kill "$upload_pid" 2>/dev/null
+    upload_pid=
+}
+
+finish() {
+    stop_upload
+    echo "processed=$processed final" > "$checkpoint"
+    exit 0
+}
+
 request hello 1
 processed=0
 upload_pid=
@@ -29,30 +54,31 @@ upload_pid=
 while IFS= read -r -u "$events" line; do
     read -r -a field <<< "$line"
     case ${field[0]} in
-    did-finish-launching|did-become-active|will-resign-active|will-enter-foreground)
+    did-finish-launching|did-become-active|will-resign-active|will-enter-foreground|event)
         log "$line"
         ;;
     did-enter-background)
         seq=${field[1]}
-        log "background #$seq: checkpointing after $processed items"
+        log "background #$seq: checkpointing after $processed events"
         echo "processed=$processed" > "$checkpoint"
         request begin "upload-$seq" "upload checkpoint"
-        # The upload runs beside the event loop so expire can still be read.
-        ( sleep "$upload_seconds"; request end "upload-$seq"; request done "$seq" ) &
+        upload "$seq" &
         upload_pid=$!
         ;;
     expire)
         log "task ${field[1]} expired: stopping the upload"
-        [ -n "$upload_pid" ] && kill "$upload_pid" 2>/dev/null
+        stop_upload
         request end "${field[1]}"
+        ;;
+    error)
+        log "the supervisor refused a request: ${line#error }"
         ;;
     will-terminate)
         log "terminating: final checkpoint"
-        echo "processed=$processed final" > "$checkpoint"
-        exit 0
+        finish
         ;;
     esac
     processed=$((processed + 1))
 done
 log "the supervisor went away"
-exit 0
+finish

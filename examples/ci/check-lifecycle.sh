@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Runs a worker under supervise through one scripted lifecycle and fails when the
+# worker breaks the background rules, the way a CI job would:
+#
+#   background → (window, tasks, expire) → suspended
+#   event ci-check → suspended again → foreground → active → terminate
+#
+#   examples/ci/check-lifecycle.sh python3 examples/python/worker.py
+#
+# Exit status: 0 when the worker followed the rules; 124 when supervise killed it
+# for overrunning its window or holding a task at the limit (a violation); 123 when
+# it never reached a step (e.g. never got suspended); otherwise the worker's own
+# failure status, or 2 for bad settings.
+#
+# Settings, from the environment:
+#   SUPERVISE        the supervise binary (default: supervise on PATH)
+#   WINDOW, LIMIT, EXPIRY_WARNING   timing rules in seconds (default 2, 10, 3)
+#   SUPERVISE_OPTIONS               more options, split on spaces (e.g. --freezer sigstop)
+#   REPORT           where to keep the JSON report (default: a temporary file)
+set -uo pipefail
+
+if [ $# -eq 0 ]; then
+    echo "usage: $0 WORKER [ARGUMENT...]" >&2
+    exit 2
+fi
+supervise=${SUPERVISE:-supervise}
+window=${WINDOW:-2}
+limit=${LIMIT:-10}
+expiry_warning=${EXPIRY_WARNING:-3}
+# A worker may run for up to the limit before it has to be suspended.
+step_timeout=$(awk -v limit="$limit" 'BEGIN { print limit + 10 "s" }')
+report=${REPORT:-$(mktemp)}
+[ -n "${REPORT:-}" ] || trap 'rm -f "$report"' EXIT
+
+read -r -a extra_options <<< "${SUPERVISE_OPTIONS:-}"
+"$supervise" --name worker --window "$window" --limit "$limit" --expiry-warning "$expiry_warning" \
+    --report "$report" "${extra_options[@]}" -- "$@" <<SCRIPT
+background
+wait suspended timeout=$step_timeout
+event worker ci-check resumed by the lifecycle check
+wait suspended timeout=$step_timeout
+foreground
+wait active timeout=$step_timeout
+terminate
+wait exited timeout=$step_timeout
+SCRIPT
+status=$?
+
+case $status in
+0) echo "lifecycle check: passed" ;;
+124) echo "lifecycle check: FAILED: the worker overran its window or held a task at the limit" ;;
+123) echo "lifecycle check: FAILED: the worker did not reach a lifecycle step in time" ;;
+*) echo "lifecycle check: FAILED: supervise exited with $status" ;;
+esac
+if [ "$status" -ne 0 ] && command -v python3 >/dev/null && [ -s "$report" ]; then
+    python3 - "$report" <<'PY'
+import json, sys
+for child in json.load(open(sys.argv[1]))["children"]:
+    for violation in child["violations"]:
+        tasks = ", ".join(f'{task["id"]} ({task.get("name") or "unnamed"})' for task in violation.get("tasks", []))
+        print(f'  {violation["kind"]} violation at {violation["at_ms"]:.0f} ms: {violation["action"]}'
+              + (f"; tasks still open: {tasks}" if tasks else ""))
+PY
+fi
+[ -n "${REPORT:-}" ] && echo "lifecycle check: the full record is in $report"
+exit "$status"

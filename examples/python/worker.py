@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""A worker that follows the iOS background rules, in Python with no third-party packages.
+
+In the foreground it processes items. When it is moved to the background it starts
+flushing its results under a task assertion and says it is done with the window at once;
+if the flush outlasts the time the supervisor allows, the task's `expire` arrives and the
+worker stops flushing and ends the task, so it is suspended instead of killed.
+
+    supervise --window 2 --limit 10 -- python3 examples/python/worker.py
+
+FLUSH_SECONDS (default 2) is how long a complete flush takes.
+"""
+
+import os
+import signal
+import sys
+import threading
+import time
+
+
+class Supervisor:
+    """The child side of supervise's protocol 1: events in on one pipe, requests out on another.
+
+    Takes the channels only when they are meant for this process (SUPERVISE_PID), then
+    hides them from sub-processes. Not under supervise, `connected` is False and every
+    request is dropped, so the worker runs normally.
+    """
+
+    MAX_LINE = 1024  # bytes per line, newline included
+
+    def __init__(self):
+        env = os.environ
+        self.connected = env.get("SUPERVISE_PROTOCOL") == "1" and env.get("SUPERVISE_PID") == str(os.getpid())
+        self.name = env.get("SUPERVISE_NAME")
+        if not self.connected:
+            return
+        self._events = int(env.get("SUPERVISE_EVENTS_FD", "3"))
+        self._requests = int(env.get("SUPERVISE_REQUESTS_FD", "4"))
+        for fd in (self._events, self._requests):
+            os.set_inheritable(fd, False)  # close-on-exec: sub-processes never read our events
+        for key in [key for key in env if key.startswith("SUPERVISE_")]:
+            del os.environ[key]
+        self._lock = threading.Lock()
+        self._next_task = 1
+        self._open_tasks = set()
+        self._pending = b""
+        self.send("hello", "1")
+
+    def send(self, *fields):
+        """Writes one request line with a single write(2), so threads never interleave."""
+        if not self.connected:
+            return
+        line = " ".join(fields).replace("\r", " ").replace("\n", " ").encode()
+        line = line[: self.MAX_LINE - 1].decode(errors="ignore").encode() + b"\n"
+        try:
+            os.write(self._requests, line)
+        except BrokenPipeError:  # Python ignores SIGPIPE: a vanished supervisor is an error here
+            self.connected = False
+
+    def begin(self, name=None):
+        """Begins a task assertion and returns its ID (a counter: IDs are never reused)."""
+        with self._lock:
+            task = str(self._next_task)
+            self._next_task += 1
+            self._open_tasks.add(task)
+        self.send("begin", task, *([name] if name else []))
+        return task
+
+    def end(self, task):
+        """Ends a task assertion; ending one twice sends nothing the second time."""
+        with self._lock:
+            if task not in self._open_tasks:
+                return
+            self._open_tasks.discard(task)
+        self.send("end", task)
+
+    def done(self, seq):
+        """Says the handler of background entry SEQ has returned."""
+        self.send("done", seq)
+
+    def events(self):
+        """Yields each event as a list of fields; end of file becomes ['will-terminate', '0']."""
+        while self.connected:
+            while b"\n" not in self._pending:
+                chunk = os.read(self._events, 4096)
+                if not chunk:
+                    self.connected = False
+                    yield ["will-terminate", "0"]
+                    return
+                self._pending += chunk
+            line, self._pending = self._pending.split(b"\n", 1)
+            yield line.rstrip(b"\r").decode(errors="replace").split(" ")
+
+
+def log(message):
+    print(f"python-worker: {message}", file=sys.stderr, flush=True)
+
+
+class Worker:
+    def __init__(self, supervisor):
+        self.supervisor = supervisor
+        self.results = 0
+        self.active = threading.Event()
+        self.flush_stop = threading.Event()
+
+    def process_items(self):
+        """The foreground work: one item every 50 ms while active."""
+        while True:
+            self.active.wait()
+            self.results += 1
+            time.sleep(0.05)
+
+    def flush(self, task, seconds):
+        """Writes the results out in steps, until finished or told to stop, then ends the task."""
+        steps = max(1, int(seconds * 10))
+        for step in range(steps):
+            if self.flush_stop.wait(seconds / steps):
+                log(f"flush stopped after {step} of {steps} steps")
+                break
+        else:
+            log(f"flushed {self.results} results")
+        self.supervisor.end(task)
+
+    def run(self):
+        threading.Thread(target=self.process_items, daemon=True).start()
+        flush_seconds = float(os.environ.get("FLUSH_SECONDS", "2"))
+        if not self.supervisor.connected:
+            log("not running under supervise; working without lifecycle events")
+            self.active.set()
+            while True:
+                signal.pause()
+        for fields in self.supervisor.events():
+            verb = fields[0]
+            if verb in ("did-finish-launching", "will-resign-active", "will-enter-foreground"):
+                log(" ".join(fields))
+            elif verb == "did-become-active":
+                self.active.set()
+            elif verb == "did-enter-background":
+                seq = fields[1]
+                self.active.clear()
+                self.flush_stop.clear()
+                task = self.supervisor.begin("flush results")
+                threading.Thread(target=self.flush, args=(task, flush_seconds), daemon=True).start()
+                self.supervisor.done(seq)  # the handler returns; the task keeps the worker running
+            elif verb == "event":
+                log(f"resumed for event {' '.join(fields[2:])}")
+            elif verb == "expire":
+                log(f"task {fields[1]} expired: stopping the flush")
+                self.flush_stop.set()
+                self.supervisor.end(fields[1])
+            elif verb == "error":
+                log(f"the supervisor refused a request: {' '.join(fields[1:])}")
+            elif verb == "will-terminate":
+                log(f"terminating after {self.results} results")
+                return 0
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(Worker(Supervisor()).run())

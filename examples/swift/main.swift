@@ -1,0 +1,84 @@
+// A worker that follows the iOS background rules with SuperviseClient, the way an iOS app
+// uses UIApplication: a delegate for the lifecycle, and a background task around the work
+// that must finish after the app leaves the foreground.
+//
+// On did-enter-background it saves its state under a background task (WORK_SECONDS,
+// default 1) and returns at once; when the save ends, so does the task, and supervise
+// suspends it. If the save outlasts the background limit, the expiring activity is told
+// so, cancels the save, and its task ends. On will-terminate it exits.
+//
+//   swift build --product swift-worker-example
+//   supervise --window 0.5 -- .build/debug/swift-worker-example
+import Glibc
+import SuperviseClient
+import SuperviseProtocol
+import Synchronization
+
+/// Prints one line to stderr, where supervise prefixes and forwards it.
+func log(_ message: String) {
+    var line = "swift-worker: \(message)\n"
+    line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+}
+
+/// A save that takes `seconds` and can be cancelled from another thread.
+final class Save: Sendable {
+    private let cancelled = Mutex(false)
+
+    /// Waits out the save in 50 ms steps; returns false when it was cancelled first.
+    func run(seconds: Double) -> Bool {
+        var remaining = seconds
+        while remaining > 0 {
+            if cancelled.withLock({ $0 }) { return false }
+            usleep(50_000)
+            remaining -= 0.05
+        }
+        return true
+    }
+
+    func cancel() { cancelled.withLock { $0 = true } }
+}
+
+final class Worker: SuperviseApplicationDelegate {
+    let workSeconds: Double
+
+    init(workSeconds: Double) { self.workSeconds = workSeconds }
+
+    func application(_ app: SuperviseApplication, didFinishLaunchingIn state: LaunchState) {
+        log("launched in the \(state.rawValue)")
+    }
+
+    func applicationDidBecomeActive(_ app: SuperviseApplication) {
+        log("active")
+    }
+
+    func applicationDidEnterBackground(_ app: SuperviseApplication) {
+        log("in the background: at most \(Int(app.backgroundTimeRemaining)) s left; saving state")
+        let save = Save()
+        app.performExpiringActivity(withReason: "save state") { [workSeconds] expired in
+            if expired {
+                log("background time is up: cancelling the save")
+                save.cancel()
+                return
+            }
+            log(save.run(seconds: workSeconds) ? "state saved" : "save cancelled")
+        }   // the block's return ends its background task
+    }   // returning sends `done SEQ`; the open task keeps the worker running
+
+    func application(_ app: SuperviseApplication, handleEventOfKind kind: String, text: String?) {
+        log("event \(kind) \(text ?? "")")
+    }
+
+    func applicationWillEnterForeground(_ app: SuperviseApplication) {
+        log("coming back to the foreground")
+    }
+
+    func applicationWillTerminate(_ app: SuperviseApplication, grace: Duration) {
+        log("terminating")
+        exit(0)
+    }
+}
+
+let workSeconds = getenv("WORK_SECONDS").flatMap { Double(String(cString: $0)) } ?? 1
+let app = SuperviseApplication.launch(delegate: Worker(workSeconds: workSeconds))
+if !app.isSupervised { log("not running under supervise; nothing will suspend this process") }
+while true { pause() }
