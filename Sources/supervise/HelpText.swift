@@ -28,7 +28,7 @@ enum HelpText {
                 127 command not found, 126 not executable
           0     otherwise
 
-        The child reads lifecycle events on fd $SUPERVISE_EVENTS_FD (3) and writes requests
-        to fd $SUPERVISE_REQUESTS_FD (4); see docs/protocol.md.
+        The child reads lifecycle events on fd 3 ($SUPERVISE_EVENTS_FD) and writes requests \
+        to fd 4 ($SUPERVISE_REQUESTS_FD); see docs/protocol.md.
         """
 }

@@ -37,7 +37,7 @@ struct SpawnerTests {
         }
         #expect(error?.code == .spawn(status: 127))
         #expect(error?.message.hasPrefix(
-            "supervise: cannot run 'supervise-no-such-command': No such file or directory") == true)
+            "cannot run 'supervise-no-such-command': No such file or directory") == true)
         #expect(error?.message.hasSuffix("(exit 127)") == true)
         #expect(error?.message.contains("\n") == false)
     }

@@ -81,7 +81,17 @@ final class CgroupV1Unit: FreezerUnit {
     }
 
     func isFrozen() -> Bool {
-        state() == "FROZEN"
+        switch state() {
+        case "FROZEN":
+            return true
+        case "FREEZING":
+            // A task forked while the cgroup was freezing can be missed; each write of
+            // FROZEN runs the kernel's freeze over every task again and catches it.
+            _ = FileIO.write("FROZEN", to: stateFD)
+            return false
+        default:
+            return false
+        }
     }
 
     func drainNotification() {}

@@ -10,6 +10,8 @@ public final class CgroupV2Freezer: Freezer {
 
     private let cgroup: SupervisorCgroup
     private var units: [CgroupV2Unit] = []
+    /// One inotify instance for every child's `cgroup.events` (instances are few: 128 a user by default).
+    private let inotifyFD: Int32
 
     /// Creates this supervisor's cgroup below its own, or says why cgroup v2 can't be used.
     init(location: CgroupLocation) throws(FreezerUnusable) {
@@ -22,10 +24,18 @@ public final class CgroupV2Freezer: Freezer {
             cgroup.remove()
             throw FreezerUnusable("cgroup v2 at \(location.directory) has no cgroup.freeze (it needs Linux 5.2 or later)")
         }
+        inotifyFD = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard inotifyFD >= 0 else {
+            let error = Errno(rawValue: errno)
+            cgroup.remove()
+            throw FreezerUnusable("cgroup v2 freezes can't be watched: inotify: \(error.sentenceText) "
+                                  + "(raise fs.inotify.max_user_instances)")
+        }
     }
 
     public func makeUnit(for childName: String) throws(SupervisorError) -> any FreezerUnit {
-        let unit = try CgroupV2Unit(directory: cgroup.makeChildDirectory(for: childName), childName: childName)
+        let unit = try CgroupV2Unit(directory: cgroup.makeChildDirectory(for: childName), childName: childName,
+                                    inotifyFD: inotifyFD)
         units.append(unit)
         return unit
     }
@@ -34,6 +44,7 @@ public final class CgroupV2Freezer: Freezer {
         for unit in units { unit.remove() }
         units.removeAll()
         cgroup.remove()
+        if inotifyFD >= 0 { close(inotifyFD) }
     }
 }
 
@@ -49,11 +60,13 @@ final class CgroupV2Unit: FreezerUnit {
     private let freezeFD: Int32
     private let eventsFD: Int32
     private let procsFD: Int32
+    /// The freezer's shared inotify descriptor, and this unit's watch on it.
     private let inotifyFD: Int32
+    private let watch: Int32
     private var pid: Int32?
     private var removed = false
 
-    init(directory: String, childName: String) throws(SupervisorError) {
+    init(directory: String, childName: String, inotifyFD: Int32) throws(SupervisorError) {
         self.directory = directory
         self.childName = childName
         var opened: [Int32] = []
@@ -72,16 +85,16 @@ final class CgroupV2Unit: FreezerUnit {
         freezeFD = try open("cgroup.freeze", O_WRONLY)
         eventsFD = try open("cgroup.events", O_RDONLY)
         procsFD = try open("cgroup.procs", O_WRONLY)
-        let notify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard notify >= 0, inotify_add_watch(notify, directory + "/cgroup.events", UInt32(IN_MODIFY)) >= 0 else {
+        let watch = inotify_add_watch(inotifyFD, directory + "/cgroup.events", UInt32(IN_MODIFY))
+        guard watch >= 0 else {
             let error = Errno(rawValue: errno)
-            if notify >= 0 { close(notify) }
             for fd in opened { close(fd) }
             _ = FileIO.removeDirectory(directory)
             throw SupervisorError(.freezer, "could not watch \(directory)/cgroup.events for child \(childName): "
-                                  + "\(error.sentenceText); raise fs.inotify.max_user_instances", errno: error.rawValue)
+                                  + "\(error.sentenceText); raise fs.inotify.max_user_watches", errno: error.rawValue)
         }
-        inotifyFD = notify
+        self.inotifyFD = inotifyFD
+        self.watch = watch
     }
 
     func attach(pid: Int32) {
@@ -106,7 +119,8 @@ final class CgroupV2Unit: FreezerUnit {
 
     func thaw() throws(SupervisorError) {
         try setFrozen(false)
-        guard waitForEvents(upTo: .seconds(1), until: { event("frozen") == 0 }) else {
+        // The kernel clears `frozen` as it thaws, so this holds at the first look.
+        guard waitBriefly(upTo: .seconds(1), until: { event("frozen") == 0 }) else {
             throw SupervisorError(.freezer, "could not thaw child \(childName): \(directory)/cgroup.events still says frozen 1 after 1 s")
         }
     }
@@ -144,9 +158,10 @@ final class CgroupV2Unit: FreezerUnit {
         guard !removed else { return }
         killAll()
         _ = FileIO.write("0", to: freezeFD)
-        _ = waitForEvents(upTo: .seconds(1), until: isEmpty)
+        _ = waitBriefly(upTo: .seconds(1), until: isEmpty)
         removed = true
-        for fd in [freezeFD, eventsFD, procsFD, inotifyFD] { close(fd) }
+        inotify_rm_watch(inotifyFD, watch)
+        for fd in [freezeFD, eventsFD, procsFD] { close(fd) }
         _ = CgroupTree.remove(directory)
     }
 
@@ -164,21 +179,6 @@ final class CgroupV2Unit: FreezerUnit {
     private func event(_ key: String) -> Int? {
         guard !removed, let text = try? FileIO.readAll(eventsFD).get() else { return nil }
         return Self.value(of: key, in: text)
-    }
-
-    /// Waits on the inotify descriptor until `condition` holds. The kernel sends at most one
-    /// notification per ~10 ms and a late one after that, so the file is re-read at least that often.
-    private func waitForEvents(upTo timeout: Duration, until condition: () -> Bool) -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        while !condition() {
-            let remaining = deadline - clock.now
-            if remaining <= .zero { return false }
-            var descriptor = pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, Int32(min(remaining, .milliseconds(10)) / .milliseconds(1)) + 1)
-            drainNotification()
-        }
-        return true
     }
 
     /// The number after `key ` in a `key value` per line file (`cgroup.events`, `cpu.stat`).

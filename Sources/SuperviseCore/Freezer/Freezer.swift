@@ -42,7 +42,8 @@ public protocol FreezerUnit: AnyObject {
 
     /// A descriptor that becomes readable when the frozen state may have changed
     /// (inotify on `cgroup.events`); `nil` when the supervisor must re-check on a
-    /// back-off timer (cgroup v1) or on SIGCHLD (sigstop).
+    /// back-off timer (cgroup v1) or on SIGCHLD (sigstop). The units of one freezer
+    /// may share it: a wake-up is a reason to re-check each of them.
     var notificationFD: Int32? { get }
 
     /// Consumes what made `notificationFD` readable.

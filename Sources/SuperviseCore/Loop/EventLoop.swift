@@ -24,7 +24,7 @@ final class EventLoop {
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         timerFD = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
         guard epollFD >= 0, timerFD >= 0 else {
-            throw SupervisorError(.system, "supervise: cannot create the event loop: \(describeErrno(errno))", errno: errno)
+            throw SupervisorError(.system, "cannot create the event loop: \(describeErrno(errno))", errno: errno)
         }
         _ = _supervise_epoll_ctl(epollFD, EPOLL_CTL_ADD, timerFD, Self.readable, UInt64(UInt32(bitPattern: timerFD)))
     }

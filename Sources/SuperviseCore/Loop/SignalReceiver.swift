@@ -21,7 +21,7 @@ final class SignalReceiver {
         signal(SIGPIPE, SIG_IGN)
         fd = signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
         guard fd >= 0 else {
-            throw SupervisorError(.system, "supervise: cannot receive signals: \(describeErrno(errno))", errno: errno)
+            throw SupervisorError(.system, "cannot receive signals: \(describeErrno(errno))", errno: errno)
         }
     }
 

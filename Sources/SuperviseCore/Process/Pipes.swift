@@ -68,7 +68,7 @@ public struct ProtocolChannels: Sendable {
     private static func failure(_ action: String, _ error: Int32) -> SupervisorError {
         SupervisorError(
             .system,
-            "supervise: cannot \(action): \(String(cString: strerror(error))); "
+            "cannot \(action): \(String(cString: strerror(error))); "
                 + "raise the open-files limit (ulimit -n) or run fewer children",
             errno: error)
     }

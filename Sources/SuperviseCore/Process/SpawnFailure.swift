@@ -15,18 +15,18 @@ struct SpawnFailure {
             let status: Int32 = errno == ENOENT || errno == ENOTDIR ? 127 : 126
             return SupervisorError(
                 .spawn(status: status),
-                "supervise: cannot run '\(command)': \(reason)\(execAdvice(command: command)) (exit \(status))",
+                "cannot run '\(command)': \(reason)\(execAdvice(command: command)) (exit \(status))",
                 errno: errno)
         case _SUPERVISE_STEP_WORKING_DIRECTORY:
             return SupervisorError(
                 .spawn(status: 126),
-                "supervise: cannot run '\(command)': cannot change to directory "
+                "cannot run '\(command)': cannot change to directory "
                     + "'\(request.workingDirectory ?? "")': \(reason); fix its cwd (exit 126)",
                 errno: errno)
         default:
             return SupervisorError(
                 .system,
-                "supervise: cannot start '\(command)': \(action) failed: \(reason)",
+                "cannot start '\(command)': \(action) failed: \(reason)",
                 errno: errno)
         }
     }

@@ -16,7 +16,7 @@ public enum Spawner {
     /// the supervisor could not set the child up.
     public static func spawn(_ request: SpawnRequest) throws(SupervisorError) -> Int32 {
         guard let command = request.arguments.first else {
-            throw SupervisorError(.spawn(status: 127), "supervise: no command to run; give one after --")
+            throw SupervisorError(.spawn(status: 127), "no command to run; give one after --")
         }
         try checkNoNULBytes(request, command: command)
 
@@ -79,7 +79,7 @@ public enum Spawner {
         if strings.contains(where: { $0.utf8.contains(0) }) {
             throw SupervisorError(
                 .spawn(status: 126),
-                "supervise: cannot run '\(command)': an argument, environment variable or the "
+                "cannot run '\(command)': an argument, environment variable or the "
                     + "working directory contains a NUL byte; remove it (exit 126)")
         }
     }

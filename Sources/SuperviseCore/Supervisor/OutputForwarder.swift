@@ -25,7 +25,7 @@ final class OutputForwarder {
             guard _supervise_pipe2(&fds, O_CLOEXEC) == 0 else {
                 let code = errno
                 closeAll()
-                throw SupervisorError(.system, "supervise: cannot make an output pipe for '\(name)': \(describeErrno(code))", errno: code)
+                throw SupervisorError(.system, "cannot make an output pipe for '\(name)': \(describeErrno(code))", errno: code)
             }
             setNonBlocking(fds[0])
             streams.append(Stream(readFD: fds[0], writeFD: fds[1], target: target,

@@ -27,7 +27,7 @@ extension Supervisor {
             guard let parsed = try ControlParser.parse(text) else { return }
             command = parsed
         } catch {
-            return refuse(line, text, error.message)
+            return logger.error("stdin line \(line): \(error.message)")
         }
         switch command {
         case .background(let target): apply(.background, to: target, line, text, at: now)
@@ -117,7 +117,7 @@ extension Supervisor {
     func statusJSON(_ child: SupervisedChild) -> JSONValue {
         .object([
             ("name", .string(child.name)),
-            ("pid", .int(Int64(child.pid))),
+            ("pid", child.pid > 0 ? .int(Int64(child.pid)) : .null),
             ("state", .string(child.state.rawValue)),
             ("aware", .bool(child.lifecycle.aware)),
             ("freezer", .string(child.unit.kind.rawValue)),

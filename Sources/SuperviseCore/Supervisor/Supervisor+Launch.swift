@@ -83,10 +83,14 @@ extension Supervisor {
             self.loop.modify(writer.fd, events: waiting ? EventLoop.writable : 0)
         }
         if let notification = child.unit.notificationFD, !watchedNotifications.contains(notification) {
+            // Units of one freezer may share a descriptor: a wake-up re-checks every child on it.
             watchedNotifications.insert(notification)
-            loop.add(notification) { [unowned child] _ in
+            loop.add(notification) { [unowned self, unowned child] _ in
                 child.unit.drainNotification()
-                child.freezerNotified(at: MonotonicClock.now())
+                let now = MonotonicClock.now()
+                for other in self.children where other.unit.notificationFD == notification {
+                    other.freezerNotified(at: now)
+                }
             }
         }
         logger.info("\(child.name): started pid \(pid) (\(child.unit.kind.rawValue))")

@@ -24,21 +24,26 @@ extension Supervisor {
     }
 
     func reportJSON() -> JSONValue {
-        let first = specs.first?.settings ?? LifecycleSettings()
+        let first = specs.first ?? ChildSpec(name: "", command: [])
         return .object([
             ("version", .int(1)),
-            ("settings", .object([
-                ("window_ms", .int(first.window.wholeMilliseconds)),
-                ("limit_ms", .int(first.limit.wholeMilliseconds)),
-                ("expiry_warning_ms", .int(first.expiryWarning.wholeMilliseconds)),
-                ("grace_ms", .int(first.grace.wholeMilliseconds)),
-                ("freeze_timeout_ms", .int(first.freezeTimeout.wholeMilliseconds)),
-                ("on_window_overrun", .string(first.onWindowOverrun.rawValue)),
-                ("launch", .string(first.launch.rawValue)),
-                ("freezer", .string(specs.first?.freezer.rawValue ?? FreezerChoice.auto.rawValue)),
-            ])),
+            ("settings", settingsJSON(first.settings, freezer: first.freezer)),
             ("exit_status", .int(Int64(outcome.exitStatus(violationStatus: options.violationStatus)))),
             ("children", .array(children.map(childReport))),
+        ])
+    }
+
+    /// One child's timing rules in milliseconds (the top-level `settings` are the first child's).
+    private func settingsJSON(_ settings: LifecycleSettings, freezer: FreezerChoice) -> JSONValue {
+        .object([
+            ("window_ms", .int(settings.window.wholeMilliseconds)),
+            ("limit_ms", .int(settings.limit.wholeMilliseconds)),
+            ("expiry_warning_ms", .int(settings.expiryWarning.wholeMilliseconds)),
+            ("grace_ms", .int(settings.grace.wholeMilliseconds)),
+            ("freeze_timeout_ms", .int(settings.freezeTimeout.wholeMilliseconds)),
+            ("on_window_overrun", .string(settings.onWindowOverrun.rawValue)),
+            ("launch", .string(settings.launch.rawValue)),
+            ("freezer", .string(freezer.rawValue)),
         ])
     }
 
@@ -62,6 +67,7 @@ extension Supervisor {
             ("pid", child.pid > 0 ? .int(Int64(child.pid)) : .null),
             ("freezer", .string(child.unit.kind.rawValue)),
             ("cgroup", .string(child.unit.cgroupPath)),
+            ("settings", settingsJSON(child.spec.settings, freezer: child.spec.freezer)),
             ("aware", .bool(lifecycle.aware)),
             ("state", .string(lifecycle.state.rawValue)),
             ("timeline", .array(child.timeline.entries.map { entry in
