@@ -25,3 +25,45 @@ import Testing
         #expect(run.timeline("error").count == 6)
     }
 }
+
+/// Misbehaving children don't stall the supervisor.
+@Suite struct FloodTests {
+    @Test func floodingChildDoesNotStallCommandsOrTimers() throws {
+        // `yes` writes "begin a\nend a\n" as fast as the pipe takes it.
+        let run = try Supervise.run(["--window", "0.3", "--log-level", "warning", "--", "sh", "-c", "yes 'begin a\nend a' >&4"],
+                                    stdin: "sleep 0.5\nstatus\nbackground\nwait suspended timeout=10s\nforeground\nwait active\nterminate\n",
+                                    timeout: 30)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.elapsed < 15)
+        #expect(run.stdout.contains("\"state\":\"active\""), "status answered during the flood")
+        #expect(run.timeline("state").contains("suspended"), "the window timer fired during the flood")
+        #expect((run.child["messages_dropped"] as? Int ?? 0) > 0, "the timeline keeps the first 10,000 messages only")
+        #expect((run.child["tasks_not_recorded"] as? Int ?? 0) > 0 || run.tasks.count < 100_001)
+    }
+
+    @Test func childThatNeverReadsItsEventsDoesNotBlockTheSupervisor() throws {
+        // Every bad request is answered with an error event the child never reads.
+        let run = try Supervise.run(["--log-level", "error", "--", "sh", "-c", "yes bogus >&4"],
+                                    stdin: "sleep 1\nstatus\nbackground\nforeground\nterminate\n", timeout: 30)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.elapsed < 15)
+        #expect(run.stdout.contains("\"state\":\"active\""))
+        #expect((run.child["errors_dropped"] as? Int ?? 0) > 0, "error events over the backlog bound are dropped and counted")
+        #expect(run.timeline("state") == ["active", "background", "active", "terminating", "exited"],
+                "lifecycle commands still act while the child's events pile up")
+    }
+
+    @Test func lifecycleEventsQueuedBehindErrorsAreNeverDropped() throws {
+        let file = Supervise.temporaryDirectory().appendingPathComponent("events").path
+        // Flood errors without reading for a second, then read everything the supervisor queued.
+        let script = "yes bogus >&4 & sleep 1; kill $!; timeout 2 cat <&3 > \(file); exit 0"
+        let run = try Supervise.run(["--log-level", "error", "--", "sh", "-c", script],
+                                    stdin: "sleep 0.5\nbackground\nforeground\n", timeout: 30)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lifecycle = ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "")
+            .split(separator: "\n").filter { !$0.hasPrefix("error ") }.map(String.init)
+        #expect(lifecycle == ["did-finish-launching foreground", "did-become-active", "will-resign-active",
+                              "did-enter-background 1 5000 30000", "will-enter-foreground", "did-become-active"])
+        #expect((run.child["errors_dropped"] as? Int ?? 0) > 0)
+    }
+}

@@ -27,6 +27,11 @@ final class SupervisedChild {
     private(set) var runStartedAt: Instant
     /// The run's pipes are closed and its output flushed.
     private(set) var wrappedUp = false
+    /// `error` events dropped by the runs already wrapped up (the child did not read them).
+    private var errorsDroppedBefore = 0
+
+    /// `error` events dropped because the child did not read its events, over every run.
+    var errorsDropped: Int { errorsDroppedBefore + (writer?.errorsDropped ?? 0) }
     let logger: Logger
     let loop: EventLoop
     let origin: Instant
@@ -165,6 +170,7 @@ final class SupervisedChild {
             self.reader = nil
         }
         if let writer {
+            errorsDroppedBefore += writer.errorsDropped
             loop.remove(writer.fd)
             close(writer.fd)
             self.writer = nil

@@ -75,7 +75,7 @@ extension Supervisor {
                          ("text", .string(entry.text))])
             })),
             ("messages_dropped", .int(Int64(child.timeline.messagesDropped))),
-            ("errors_dropped", .int(Int64(child.writer?.errorsDropped ?? 0))),
+            ("errors_dropped", .int(Int64(child.errorsDropped))),
             ("tasks", .array(runs.flatMap(\.taskHistory).map { task in
                 .object([("id", .string(task.id.rawValue)), ("name", .string(task.name)),
                          ("begin_ms", ms(task.begin)), ("end_ms", ms(task.end)),
