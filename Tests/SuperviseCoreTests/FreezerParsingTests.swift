@@ -78,7 +78,7 @@ import Testing
 
     @Test(arguments: [("worker", "worker"), ("my worker/ü:1", "my_worker___1"), ("", "child"), ("a.b-c_d", "a.b-c_d")])
     func childNamesAreSanitized(name: String, expected: String) {
-        #expect(CgroupPaths.sanitizedName(name) == expected)
+        #expect(ChildName.sanitized(name) == expected)
     }
 
     @Test func statIsParsedFromTheLastParenthesis() {

@@ -91,17 +91,6 @@ enum CgroupPaths {
             "this process's \(version.displayName) cgroup \(own) is not visible under \(mounts[0].mountPoint)"))
     }
 
-    /// A cgroup directory name made from a child's name: `[A-Za-z0-9._-]` kept, anything else `_`.
-    static func sanitizedName(_ name: String) -> String {
-        let kept = name.unicodeScalars.prefix(100).map { scalar -> Character in
-            switch scalar {
-            case "A"..."Z", "a"..."z", "0"..."9", ".", "_", "-": Character(scalar)
-            default: "_"
-            }
-        }
-        return kept.isEmpty ? "child" : String(kept)
-    }
-
     /// `path` relative to `root` (both absolute), or `nil` when it is not at or below it.
     static func relativePath(of path: String, under root: String) -> String? {
         if root == "/" { return path }

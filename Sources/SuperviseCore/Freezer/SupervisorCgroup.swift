@@ -27,7 +27,7 @@ final class SupervisorCgroup {
 
     /// Makes the cgroup directory for one child, `NAME.N`, and returns its path.
     func makeChildDirectory(for childName: String) throws(SupervisorError) -> String {
-        let base = CgroupPaths.sanitizedName(childName)
+        let base = ChildName.sanitized(childName)
         while true {
             counter += 1
             let path = directory + "/" + base + "." + String(counter)
