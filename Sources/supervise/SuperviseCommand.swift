@@ -54,6 +54,13 @@ struct SuperviseCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The launch state: foreground or background (default foreground).", valueName: "state"))
     var launch: LaunchState?
 
+    @Option(help: ArgumentHelp("The signal an unaware child is terminated with (default TERM).", valueName: "signal"),
+            transform: parseSignal)
+    var stopSignal: Int32?
+
+    @Option(help: ArgumentHelp("The most task assertions one child may hold (default 256).", valueName: "n"))
+    var maxTasks: Int?
+
     @Option(help: ArgumentHelp("Read commands from stdin, or none (children keep stdin).", valueName: "source"))
     var control: ControlSource = .stdin
 
@@ -89,6 +96,9 @@ struct SuperviseCommand: ParsableCommand {
         if config != nil, name != nil {
             throw ValidationError("--name is for a single child; name children in the config file")
         }
+        if let maxTasks, !(1...1_000_000).contains(maxTasks) {
+            throw ValidationError("--max-tasks must be between 1 and 1000000, not \(maxTasks)")
+        }
         if !(0...255).contains(violationStatus) {
             throw ValidationError("--violation-status must be between 0 and 255, not \(violationStatus)")
         }
@@ -111,6 +121,8 @@ struct SuperviseCommand: ParsableCommand {
         overrides.onWindowOverrun = onWindowOverrun
         overrides.launch = launch
         overrides.freezer = freezer
+        overrides.stopSignal = stopSignal
+        overrides.maxOpenTasks = maxTasks
         return overrides
     }
 
@@ -151,6 +163,14 @@ struct SuperviseCommand: ParsableCommand {
             status = 125
         }
         Glibc.exit(status)
+    }
+}
+
+private func parseSignal(_ text: String) throws -> Int32 {
+    do {
+        return try SignalName.parse(text)
+    } catch {
+        throw ValidationError(error.message)
     }
 }
 

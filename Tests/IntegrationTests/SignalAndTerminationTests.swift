@@ -109,3 +109,28 @@ import Testing
         #expect(run.status == 0)
     }
 }
+
+/// The configurable stop signal and task limit.
+@Suite struct StopSignalAndTaskLimitTests {
+    @Test func unawareChildGetsTheConfiguredStopSignal() throws {
+        let script = "trap '' TERM; trap 'exit 0' INT; while :; do sleep 0.05; done"
+        let run = try Supervise.run(["--stop-signal", "INT", "--grace", "5", "--", "sh", "-c", script],
+                                    stdin: "sleep 0.2\nterminate\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.exit["by"] as? String == "terminate")
+        #expect(run.elapsed < 4, "it exited on SIGINT, not at the end of the grace")
+        let settings = try #require(run.child["settings"] as? [String: Any])
+        #expect(settings["stop_signal"] as? Int == Int(SIGINT))
+    }
+
+    @Test func beginsOverTheTaskLimitAreRefused() throws {
+        let log = Supervise.temporaryDirectory().appendingPathComponent("events.log").path
+        let run = try Supervise.run(["--max-tasks", "1", "--", Supervise.worker("aware-worker.sh")],
+                                    stdin: "sleep 0.5\nterminate\n",
+                                    environment: ["WORKER_LOG": log, "WORKER_REQUESTS": "begin a|begin b"])
+        let events = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        #expect(events.contains("error too-many-tasks begin b"))
+        #expect(events.contains("expire b"))
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+}

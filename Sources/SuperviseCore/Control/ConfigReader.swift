@@ -23,6 +23,23 @@ struct ConfigReader {
         case "freezer": level.settings.freezer = try choice(value, FreezerChoice.self, fail)
         case "on-window-overrun": level.settings.onWindowOverrun = try choice(value, WindowOverrunAction.self, fail)
         case "launch": level.settings.launch = try choice(value, LaunchState.self, fail)
+        case "stop-signal":
+            let text: String
+            switch value {
+            case .string(let name): text = name
+            case .integer(let number): text = String(number)
+            default: throw fail("expected a signal name like \"TERM\" or a number, found \(value.typeName)")
+            }
+            do throws(UsageError) {
+                level.settings.stopSignal = try SignalName.parse(text)
+            } catch {
+                throw fail(error.message)
+            }
+        case "max-tasks":
+            guard case .integer(let count) = value, (1...1_000_000).contains(count) else {
+                throw fail("expected a whole number of tasks from 1 to 1000000, found \(value)")
+            }
+            level.settings.maxOpenTasks = Int(count)
         case "restart": level.restart = try choice(value, RestartPolicy.self, fail)
         case "restart-delay": level.restartDelay = try duration(value, fail)
         case "restart-delay-max": level.restartDelayMax = try duration(value, fail)

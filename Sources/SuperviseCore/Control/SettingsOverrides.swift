@@ -11,12 +11,14 @@ public struct SettingsOverrides: Equatable, Sendable {
     public var onWindowOverrun: WindowOverrunAction?
     public var launch: LaunchState?
     public var freezer: FreezerChoice?
+    public var stopSignal: Int32?
+    public var maxOpenTasks: Int?
 
     /// Overrides that change nothing.
     public init(window: Duration? = nil, limit: Duration? = nil, expiryWarning: Duration? = nil,
                 grace: Duration? = nil, freezeTimeout: Duration? = nil,
                 onWindowOverrun: WindowOverrunAction? = nil, launch: LaunchState? = nil,
-                freezer: FreezerChoice? = nil) {
+                freezer: FreezerChoice? = nil, stopSignal: Int32? = nil, maxOpenTasks: Int? = nil) {
         self.window = window
         self.limit = limit
         self.expiryWarning = expiryWarning
@@ -25,6 +27,8 @@ public struct SettingsOverrides: Equatable, Sendable {
         self.onWindowOverrun = onWindowOverrun
         self.launch = launch
         self.freezer = freezer
+        self.stopSignal = stopSignal
+        self.maxOpenTasks = maxOpenTasks
     }
 
     /// Replaces in `settings` and `freezer` every value given here.
@@ -36,6 +40,8 @@ public struct SettingsOverrides: Equatable, Sendable {
         if let freezeTimeout { settings.freezeTimeout = freezeTimeout }
         if let onWindowOverrun { settings.onWindowOverrun = onWindowOverrun }
         if let launch { settings.launch = launch }
+        if let stopSignal { settings.stopSignal = stopSignal }
+        if let maxOpenTasks { settings.maxOpenTasks = maxOpenTasks }
         if let choice = self.freezer { freezer = choice }
     }
 }

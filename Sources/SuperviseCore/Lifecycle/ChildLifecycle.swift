@@ -156,6 +156,7 @@ public struct ChildLifecycle: Sendable {
     }
 
     mutating func beginSuspending(_ now: Instant) {
+        closeFirstWindow()
         windowEnd = nil
         freezeDeadline = now + settings.freezeTimeout
         setState(.suspending)

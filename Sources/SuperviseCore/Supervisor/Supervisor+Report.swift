@@ -44,6 +44,8 @@ extension Supervisor {
             ("on_window_overrun", .string(settings.onWindowOverrun.rawValue)),
             ("launch", .string(settings.launch.rawValue)),
             ("freezer", .string(freezer.rawValue)),
+            ("stop_signal", .int(Int64(settings.stopSignal))),
+            ("max_tasks", .int(Int64(settings.maxOpenTasks))),
         ])
     }
 

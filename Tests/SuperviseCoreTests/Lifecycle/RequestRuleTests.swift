@@ -23,6 +23,15 @@ import Testing
         #expect(h.machine.violations.isEmpty, "an unaware child is never judged for its window")
     }
 
+    @Test func aWindowCutShortBySuspensionStillSettlesAwareness() {
+        var h = LifecycleHarness.background(aware: false)
+        h.request(.done(seq: 1))
+        h.handle(.freezeVerified)
+        h.handle(.foreground)
+        h.request(.hello)
+        #expect(!h.machine.aware, "the first window ended when the child was suspended")
+    }
+
     @Test func aSecondHelloIsABadVersion() {
         var h = LifecycleHarness.active()
         #expect(h.request(.hello) == [.send(.error(RequestError(code: .badVersion, request: "hello 1")))])
