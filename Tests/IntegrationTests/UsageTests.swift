@@ -41,4 +41,18 @@ import Testing
             #expect(run.stdout.contains(text), "--help mentions \(text)")
         }
     }
+
+    @Test func jsonLogHasOneObjectPerLine() throws {
+        let run = try Supervise.run(["--log-format", "json", "--window", "0", "--", "sleep", "30"],
+                                    stdin: "background\nwait suspended\nbogus\nterminate\n")
+        #expect(run.status == 0)
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count >= 5)
+        for line in lines {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object?["message"] is String && object?["level"] is String && object?["t_ms"] is Double, "\(line)")
+        }
+        #expect(lines.contains { $0.contains("\"child\":\"sleep\"") && $0.contains("\"message\":\"suspended\"") })
+        #expect(lines.contains { $0.contains("\"level\":\"error\"") && $0.contains("bogus") })
+    }
 }

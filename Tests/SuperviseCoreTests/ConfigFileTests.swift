@@ -141,7 +141,7 @@ import Testing
     @Test func unknownKeysSuggestTheClosest() throws {
         #expect(try problem("windw = 1\n[child.a]\ncommand = [\"a\"]") == "test.toml:1: windw: unknown key "
             + "(did you mean 'window'?): expected one of window, limit, expiry-warning, grace, freeze-timeout, "
-            + "freezer, on-window-overrun, launch, restart, restart-delay, restart-delay-max, "
+            + "freezer, on-window-overrun, launch, stop-signal, max-tasks, restart, restart-delay, restart-delay-max, "
             + "restart-after-violation, child")
         #expect(try problem("[child.a]\ncomand = [\"a\"]").hasPrefix(
             "test.toml:2: [child.a] comand: unknown key (did you mean 'command'?): expected one of command, env, cwd,"))
