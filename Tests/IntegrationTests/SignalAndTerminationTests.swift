@@ -134,3 +134,26 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
     }
 }
+
+/// `--control none` on a terminal: the child's process group gets the terminal, so reading it works.
+@Suite struct TerminalTests {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux's script(1) is not installed"))
+    func childReadsTheTerminalWithControlNone() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", "\(Supervise.binary) --log-level warning --control none -- sh -c 'read x; echo got:$x'", "/dev/null"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        Thread.sleep(forTimeInterval: 1)
+        input.fileHandleForWriting.write(Data("typed\n".utf8))
+        let exited = Supervise.eventually(timeout: 10) { !process.isRunning }
+        if !exited { process.terminate() }
+        process.waitUntilExit()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(exited, "the child was stopped reading its terminal")
+        #expect(text.contains("got:typed"), "\(text)")
+        #expect(process.terminationStatus == 0)
+    }
+}
