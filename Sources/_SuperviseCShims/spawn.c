@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <linux/close_range.h>
 #include <signal.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -22,6 +23,39 @@
 
 /// Largest fd the fallback loop visits when the open-files limit is unlimited.
 #define FALLBACK_FD_BOUND (1 << 20)
+
+/// clone3's arguments (linux/sched.h, spelled out to stay clear of glibc's <sched.h>).
+struct supervise_clone_args {
+    uint64_t flags;
+    uint64_t pidfd;
+    uint64_t child_tid;
+    uint64_t parent_tid;
+    uint64_t exit_signal;
+    uint64_t stack;
+    uint64_t stack_size;
+    uint64_t tls;
+    uint64_t set_tid;
+    uint64_t set_tid_size;
+    uint64_t cgroup;
+};
+#define SUPERVISE_CLONE_INTO_CGROUP 0x200000000ULL
+
+/// fork(), but born in the cgroup of `cgroup_directory_fd`. Returns -1 with errno ENOSYS,
+/// EINVAL or E2BIG where the kernel can't, so the caller forks instead.
+static pid_t fork_into_cgroup(int cgroup_directory_fd) {
+#ifdef SYS_clone3
+    struct supervise_clone_args args;
+    memset(&args, 0, sizeof(args));
+    args.flags = SUPERVISE_CLONE_INTO_CGROUP;
+    args.exit_signal = SIGCHLD;
+    args.cgroup = (uint64_t)cgroup_directory_fd;
+    return (pid_t)syscall(SYS_clone3, &args, sizeof(args));
+#else
+    (void)cgroup_directory_fd;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
 
 /// Writes `value` (non-negative) in decimal, NUL-terminated.
 static void write_decimal(char *out, pid_t value) {
@@ -167,7 +201,8 @@ static void exec_child(const _supervise_spawn_attributes *attributes, int report
 
 /// Everything the forked child does; it never returns.
 __attribute__((noreturn))
-static void run_child(const _supervise_spawn_attributes *attributes, pid_t parent, int report_fd) {
+static void run_child(const _supervise_spawn_attributes *attributes, pid_t parent, int report_fd,
+                      int placed_in_cgroup) {
     // The report pipe must not be overwritten when the descriptors are placed at 0-4.
     if (report_fd < FIRST_UNINHERITED_FD) {
         int moved = fcntl(report_fd, F_DUPFD_CLOEXEC, FIRST_UNINHERITED_FD);
@@ -189,7 +224,7 @@ static void run_child(const _supervise_spawn_attributes *attributes, pid_t paren
         _exit(127);
     }
 
-    if (attributes->cgroup_procs_fd >= 0) {
+    if (!placed_in_cgroup && attributes->cgroup_procs_fd >= 0) {
         ssize_t written;
         do {
             written = write(attributes->cgroup_procs_fd, "0", 1);
@@ -296,10 +331,18 @@ int _supervise_spawn(const _supervise_spawn_attributes *attributes, pid_t *pid, 
     }
 
     pid_t parent = getpid();
-    pid_t child = fork();
+    int placed_in_cgroup = 0;
+    pid_t child = -1;
+    if (attributes->cgroup_directory_fd >= 0) {
+        child = fork_into_cgroup(attributes->cgroup_directory_fd);
+        placed_in_cgroup = child >= 0;
+    }
+    if (!placed_in_cgroup) {
+        child = fork();
+    }
     if (child == 0) {
         close(report_pipe[0]);
-        run_child(attributes, parent, report_pipe[1]);
+        run_child(attributes, parent, report_pipe[1], placed_in_cgroup);
     }
     int fork_error = errno;
     if (child > 0) {

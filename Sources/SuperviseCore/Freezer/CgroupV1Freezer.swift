@@ -48,6 +48,7 @@ final class CgroupV1Unit: FreezerUnit {
     let childName: String
     var cgroupPath: String? { directory }
     var placementFD: Int32? { removed ? nil : procsFD }
+    let placementDirectoryFD: Int32? = nil
     let notificationFD: Int32? = nil
 
     private let stateFD: Int32

@@ -55,11 +55,13 @@ final class CgroupV2Unit: FreezerUnit {
     let childName: String
     var cgroupPath: String? { directory }
     var placementFD: Int32? { removed ? nil : procsFD }
+    var placementDirectoryFD: Int32? { removed ? nil : directoryFD }
     var notificationFD: Int32? { removed ? nil : inotifyFD }
 
     private let freezeFD: Int32
     private let eventsFD: Int32
     private let procsFD: Int32
+    private let directoryFD: Int32
     /// The freezer's shared inotify descriptor, and this unit's watch on it.
     private let inotifyFD: Int32
     private let watch: Int32
@@ -85,6 +87,7 @@ final class CgroupV2Unit: FreezerUnit {
         freezeFD = try open("cgroup.freeze", O_WRONLY)
         eventsFD = try open("cgroup.events", O_RDONLY)
         procsFD = try open("cgroup.procs", O_WRONLY)
+        directoryFD = try open(".", O_RDONLY | O_DIRECTORY)
         let watch = inotify_add_watch(inotifyFD, directory + "/cgroup.events", UInt32(IN_MODIFY))
         guard watch >= 0 else {
             let error = Errno(rawValue: errno)
@@ -161,7 +164,7 @@ final class CgroupV2Unit: FreezerUnit {
         _ = waitBriefly(upTo: .seconds(1), until: isEmpty)
         removed = true
         inotify_rm_watch(inotifyFD, watch)
-        for fd in [freezeFD, eventsFD, procsFD] { close(fd) }
+        for fd in [freezeFD, eventsFD, procsFD, directoryFD] { close(fd) }
         _ = CgroupTree.remove(directory)
     }
 

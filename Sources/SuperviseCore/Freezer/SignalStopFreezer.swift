@@ -28,6 +28,7 @@ final class SignalStopUnit: FreezerUnit {
     let childName: String
     let cgroupPath: String? = nil
     let placementFD: Int32? = nil
+    let placementDirectoryFD: Int32? = nil
     let notificationFD: Int32? = nil
 
     private var group: Int32?

@@ -14,6 +14,9 @@ public struct SpawnRequest: Sendable {
     public var requestsFD: Int32
     /// A `cgroup.procs` descriptor the child writes `0` into before exec, or `nil`.
     public var cgroupProcsFD: Int32?
+    /// A cgroup v2 directory the child is created in (clone3 CLONE_INTO_CGROUP), or `nil`;
+    /// `cgroupProcsFD` is then the fallback where the kernel can't.
+    public var cgroupDirectoryFD: Int32?
     /// Make the child's process group the terminal's foreground group (`--control none` on a tty).
     public var takeTerminal: Bool
     /// The name of an environment variable (`SUPERVISE_PID`) the spawner sets to the child's own
@@ -24,7 +27,7 @@ public struct SpawnRequest: Sendable {
 
     public init(arguments: [String], environment: [String], workingDirectory: String? = nil,
                 stdin: Int32 = 0, stdout: Int32 = 1, stderr: Int32 = 2,
-                eventsFD: Int32, requestsFD: Int32, cgroupProcsFD: Int32? = nil,
+                eventsFD: Int32, requestsFD: Int32, cgroupProcsFD: Int32? = nil, cgroupDirectoryFD: Int32? = nil,
                 takeTerminal: Bool = false, pidVariable: String? = nil,
                 openFilesLimit: (soft: UInt64, hard: UInt64)? = nil) {
         self.arguments = arguments
@@ -36,6 +39,7 @@ public struct SpawnRequest: Sendable {
         self.eventsFD = eventsFD
         self.requestsFD = requestsFD
         self.cgroupProcsFD = cgroupProcsFD
+        self.cgroupDirectoryFD = cgroupDirectoryFD
         self.takeTerminal = takeTerminal
         self.pidVariable = pidVariable
         self.openFilesLimit = openFilesLimit

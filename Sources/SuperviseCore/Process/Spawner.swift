@@ -47,6 +47,7 @@ public enum Spawner {
                     stderr_fd: request.stderr,
                     events_fd: request.eventsFD,
                     requests_fd: request.requestsFD,
+                    cgroup_directory_fd: request.cgroupDirectoryFD ?? -1,
                     cgroup_procs_fd: request.cgroupProcsFD ?? -1,
                     take_terminal: request.takeTerminal ? 1 : 0,
                     set_open_files_limit: request.openFilesLimit == nil ? 0 : 1,

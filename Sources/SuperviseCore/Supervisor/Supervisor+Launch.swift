@@ -43,6 +43,7 @@ extension Supervisor {
                 eventsFD: channels.eventsRead,
                 requestsFD: channels.requestsWrite,
                 cgroupProcsFD: child.unit.placementFD,
+                cgroupDirectoryFD: child.unit.placementDirectoryFD,
                 takeTerminal: options.control == .none && isatty(0) == 1,
                 pidVariable: "SUPERVISE_PID",
                 openFilesLimit: openFilesLimit)
