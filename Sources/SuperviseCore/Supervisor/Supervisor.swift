@@ -62,21 +62,27 @@ public final class Supervisor {
     }
 
     private func runLoop() {
-        while !children.allSatisfy(\.isDone) {
+        while true {
+            let now = MonotonicClock.now()
+            for child in children where child.lifecycle.isFinished && !child.wrappedUp {
+                finishRun(of: child, at: now)
+            }
+            if children.allSatisfy(\.isDone) {
+                // A `wait` still holding fails now (123); no further command runs.
+                runCommands(at: now)
+                break
+            }
             if let commands, commands.needsDirectRead {
                 commands.readAvailable()
                 runCommands(at: MonotonicClock.now())
             }
             loop.wait(until: nextDeadline(), pollOnly: commands?.needsDirectRead ?? false)
-            let now = MonotonicClock.now()
+            let woken = MonotonicClock.now()
             for child in children {
-                if let restart = child.restartAt, restart <= now { start(child, at: now) }
-                if let deadline = child.nextDeadline, deadline <= now { child.tick(at: now) }
+                if let restart = child.restartAt, restart <= woken { start(child, at: woken) }
+                if let deadline = child.nextDeadline, deadline <= woken { child.tick(at: woken) }
             }
-            for child in children where child.lifecycle.isFinished && !child.wrappedUp {
-                finishRun(of: child, at: now)
-            }
-            runCommands(at: now)
+            runCommands(at: woken)
         }
     }
 
