@@ -45,6 +45,9 @@ let package = Package(
         // The child side: a UIKit-shaped API for Swift workers.
         .target(name: "SuperviseClient", dependencies: ["SuperviseProtocol"]),
 
+        // The benchmark harness (docs/performance.md); its C probes are compiled at run time.
+        .executableTarget(name: "supervise-bench", dependencies: ["supervise"], path: "Benchmarks/supervise-bench"),
+
         .testTarget(name: "SuperviseProtocolTests", dependencies: ["SuperviseProtocol"]),
         .testTarget(name: "SuperviseCoreTests", dependencies: ["SuperviseCore"]),
         .testTarget(name: "SuperviseClientTests", dependencies: ["SuperviseClient"]),
