@@ -17,6 +17,9 @@
  *       supervise --config CONFIG with N unaware children: launch → all active
  *       ("scale-launch"), SIGUSR1 → all suspended ("scale-freeze"); prints the
  *       supervisor's RSS in kB ("scale-rss-kb") once all are active.
+ *
+ * The driver gives up after BENCH_TIME_LIMIT seconds (default 240), stopping the
+ * supervisor it started.
  */
 #include "bench.h"
 #include <dirent.h>
@@ -29,6 +32,19 @@
 extern char **environ;
 
 struct supervisor { pid_t pid; int stdin_fd; struct line_reader out; };
+
+/* The supervisor under test, stopped if this driver fails or runs out of time. */
+static pid_t running_supervisor = -1;
+
+static void stop_running_supervisor(void) {
+    if (running_supervisor > 0) kill(running_supervisor, SIGTERM);
+}
+
+static void out_of_time(int signal) {
+    (void)signal;
+    stop_running_supervisor();
+    _exit(3);
+}
 
 static pid_t spawn(char **argv, int in, int out) {
     posix_spawn_file_actions_t actions;
@@ -46,6 +62,7 @@ static struct supervisor start_supervisor(char **argv) {
     int in[2], out[2];
     if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC)) die("pipe: %s", strerror(errno));
     struct supervisor s = { .pid = spawn(argv, in[0], out[1]), .stdin_fd = in[1] };
+    running_supervisor = s.pid;
     close(in[0]);
     close(out[1]);
     s.out.fd = out[0];
@@ -57,6 +74,7 @@ static int finish_supervisor(struct supervisor *s) {
     close(s->stdin_fd);
     int status;
     waitpid(s->pid, &status, 0);
+    running_supervisor = -1;
     return status;
 }
 
@@ -323,6 +341,10 @@ int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     prctl(PR_SET_TIMERSLACK, 1UL);
     signal(SIGPIPE, SIG_IGN);
+    signal(SIGALRM, out_of_time);
+    atexit(stop_running_supervisor);
+    const char *limit = getenv("BENCH_TIME_LIMIT");
+    alarm(limit ? (unsigned)atoi(limit) : 240);
     if (argc >= 5 && strcmp(argv[1], "cycle") == 0) cycle(atoi(argv[2]), argv[3], argc - 4, argv + 4);
     else if (argc >= 5 && strcmp(argv[1], "pause") == 0) pause_peer(atoi(argv[2]), argv[3], argv[4], argc - 5, argv + 5);
     else if (argc >= 4 && strcmp(argv[1], "startup") == 0) startup(atoi(argv[2]), argv + 3);

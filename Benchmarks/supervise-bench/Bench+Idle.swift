@@ -94,13 +94,22 @@ extension Bench {
     /// N unaware children from one config: launch, then SIGUSR1 → all suspended; RSS per child.
     mutating func scale() throws {
         var rssByCount: [Int: Double] = [:]
-        for children in full ? [1, 10, 100, 1000] : [1, 10, 100, 1000] {
+        for children in [1, 10, 100, 1000] {
             let config = paths.scratch.appendingPathComponent("scale-\(children).toml")
             var text = "window = 0\nfreezer = \"auto\"\n"
             for index in 0..<children { text += "[child.c\(index)]\ncommand = [\"sleep\", \"100000\"]\n" }
             try text.write(to: config, atomically: true, encoding: .utf8)
-            let measured = samples(in: try run([paths.probe("driver"), "scale", config.path, paths.supervise.path, String(children)],
-                                               log: scratch("scale-\(children).log"), timeout: 600))
+            let log = scratch("scale-\(children).log")
+            let measured: [String: [Double]]
+            do {
+                measured = samples(in: try run([paths.probe("driver"), "scale", config.path, paths.supervise.path, String(children)],
+                                               environment: ["BENCH_TIME_LIMIT": full ? "120" : "30"], log: log, timeout: 150))
+            } catch {
+                let cause = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n")
+                    .first { $0.contains("error") || $0.hasPrefix("probe:") }.map(String.init) ?? "\(error)"
+                results.skipped.append("scale, N = \(children): \(cause)")
+                continue
+            }
             rssByCount[children] = measured["scale-rss-kb"]?.first
             guard children > 1 else { continue }
             add("scale: launch all", "supervise, N = \(children)", .nanoseconds, measured["scale-launch"] ?? [])

@@ -40,9 +40,14 @@ results.missingPeers = Array(Set(peers.filter { which($0.key) == nil }.map(\.val
 
 do {
     try buildProbes(paths)
-    var bench = Bench(paths: paths, full: full, results: results)
-    for figure in selected {
-        FileHandle.standardError.write(Data("supervise-bench: measuring \(figure)…\n".utf8))
+} catch {
+    FileHandle.standardError.write(Data("supervise-bench: cannot build the C probes: \(error)\n".utf8))
+    exit(1)
+}
+var bench = Bench(paths: paths, full: full, results: results)
+for figure in selected {
+    FileHandle.standardError.write(Data("supervise-bench: measuring \(figure)…\n".utf8))
+    do {
         switch figure {
         case "latency": try bench.latency()
         case "pause": try bench.pause()
@@ -52,12 +57,12 @@ do {
         case "scale": try bench.scale()
         default: try bench.throughput()
         }
+    } catch {
+        FileHandle.standardError.write(Data("supervise-bench: \(figure): \(error)\n".utf8))
+        bench.results.skipped.append("\(figure) (partly): \(error)")
     }
-    results = bench.results
-} catch {
-    FileHandle.standardError.write(Data("supervise-bench: \(error)\n".utf8))
-    exit(1)
 }
+results = bench.results
 printTable(results)
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
