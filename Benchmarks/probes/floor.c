@@ -6,12 +6,17 @@
  *                                 alternately re-reading at once and waiting for the POLLPRI notification
  *   bench-floor cgroup1 N DIR     write FROZEN to freezer.state → it reads FROZEN; THAWED and back
  *
+ *   bench-floor place N DIR       a child placed in a new cgroup v2 cgroup: fork, write "0" to cgroup.procs,
+ *                                 exit ("place-write"), against clone3(CLONE_INTO_CGROUP) ("place-clone3")
+ *
  * DIR is a writable cgroup directory in which a scratch cgroup is made and removed.
  */
 #include "bench.h"
 #include <poll.h>
 #include <sched.h>
 #include <sys/stat.h>
+#include <linux/sched.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 static pid_t spawn_sleeper(void) {
@@ -167,14 +172,58 @@ static void cgroup1_floor(int count, const char *parent) {
     rmdir(dir);
 }
 
+/* fork → the child moves itself into the cgroup and exits → waitpid, as a spawner does it. */
+static int64_t place_by_write(int procs) {
+    int64_t t0 = now_ns();
+    pid_t pid = fork();
+    if (pid == 0) _exit(write(procs, "0", 1) == 1 ? 0 : 1);
+    int status;
+    waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) die("writing cgroup.procs failed");
+    return now_ns() - t0;
+}
+
+/* clone3 with CLONE_INTO_CGROUP: the child is born in the cgroup (Linux 5.7+). */
+static int64_t place_by_clone3(int directory) {
+    struct clone_args args = { .flags = CLONE_INTO_CGROUP, .exit_signal = SIGCHLD, .cgroup = (uint64_t)directory };
+    int64_t t0 = now_ns();
+    long pid = syscall(SYS_clone3, &args, sizeof args);
+    if (pid < 0) die("clone3(CLONE_INTO_CGROUP): %s", strerror(errno));
+    if (pid == 0) _exit(0);
+    int status;
+    waitpid((pid_t)pid, &status, 0);
+    return now_ns() - t0;
+}
+
+/* Each turn uses a new cgroup, as each supervise run does, after a pause: back-to-back
+ * migrations skip the RCU grace period a first migration waits for (rcu_sync). */
+static void placement_floor(int count, const char *parent) {
+    char dir[512], path[600];
+    for (int i = 0; i < 2 * count; i++) {
+        usleep(100000);
+        snprintf(dir, sizeof dir, "%s/bench-place-%d-%d", parent, getpid(), i);
+        if (mkdir(dir, 0755) && errno != EEXIST) die("mkdir %s: %s", dir, strerror(errno));
+        snprintf(path, sizeof path, "%s/cgroup.procs", dir);
+        int procs = open(path, O_WRONLY | O_CLOEXEC);
+        int directory = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (procs < 0 || directory < 0) die("open %s: %s", dir, strerror(errno));
+        if (i % 2 == 0) sample("place-write", place_by_write(procs));
+        else sample("place-clone3", place_by_clone3(directory));
+        close(procs);
+        close(directory);
+        rmdir(dir);
+    }
+}
+
 int main(int argc, char **argv) {
-    if (argc < 3) die("usage: bench-floor pipe|sigstop|cgroup2|cgroup1 N [DIR]");
+    if (argc < 3) die("usage: bench-floor pipe|sigstop|cgroup2|cgroup1|place N [DIR]");
     int count = atoi(argv[2]);
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (strcmp(argv[1], "pipe") == 0) pipe_floor(count);
     else if (strcmp(argv[1], "sigstop") == 0) sigstop_floor(count);
     else if (strcmp(argv[1], "cgroup2") == 0 && argc > 3) cgroup2_floor(count, argv[3]);
     else if (strcmp(argv[1], "cgroup1") == 0 && argc > 3) cgroup1_floor(count, argv[3]);
+    else if (strcmp(argv[1], "place") == 0 && argc > 3) placement_floor(count, argv[3]);
     else die("unknown floor '%s'", argv[1]);
     return 0;
 }

@@ -161,6 +161,12 @@ struct Bench {
                 measured[name, default: []] += samples(in: output)["startup"] ?? []
             }
         }
+        if freezers().contains("cgroup2") {
+            let placement = samples(in: try run([paths.probe("floor"), "place", String(count(quick: 10, full: 30)), cgroup2Root]))
+            add("startup, -- /bin/true", "fork + write cgroup.procs (floor)", .nanoseconds, placement["place-write"] ?? [],
+                note: "a first migration waits for an RCU grace period")
+            add("startup, -- /bin/true", "clone3(CLONE_INTO_CGROUP) (floor)", .nanoseconds, placement["place-clone3"] ?? [])
+        }
         let bare = Summary(measured["bare exec"] ?? [])?.p50 ?? 0
         let tiniOverhead = (Summary(measured["tini -s"] ?? [])?.p50).map { $0 - bare }
         for (name, _) in wrappers {
