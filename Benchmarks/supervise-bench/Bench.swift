@@ -92,10 +92,10 @@ struct Bench {
             add("pause, window 0", "supervise (\(freezer)) via kill(1)", .nanoseconds, values)
             add("pause, window 0", "supervise (\(freezer)) via kill(2)", .nanoseconds, measured["pause-\(kind)-kill"] ?? [])
         }
-        var peers: [(String, String, [String])] = []
-        if which("runsv") != nil, which("sv") != nil { peers.append(("runit", "sv pause (runit)", ["runsv", "sv"])) }
-        if which("s6-supervise") != nil, which("s6-svc") != nil { peers.append(("s6", "s6-svc -p (s6)", ["s6"])) }
-        for (kind, subject, _) in peers {
+        var peers: [(kind: String, subject: String)] = []
+        if which("runsv") != nil, which("sv") != nil { peers.append(("runit", "sv pause (runit)")) }
+        if which("s6-supervise") != nil, which("s6-svc") != nil { peers.append(("s6", "s6-svc -p (s6)")) }
+        for (kind, subject) in peers {
             let measured = samples(in: try run([paths.probe("driver"), "pause", String(turns), kind, paths.scratch.path]))
             add("pause, window 0", subject, .nanoseconds, measured["pause-\(kind)"] ?? [])
             if kind == "runit", let runit = results.rows.last?.summary.p50,
