@@ -52,6 +52,9 @@ let package = Package(
             path: "examples/swift"
         ),
 
+        // The benchmark harness (docs/performance.md); its C probes are compiled at run time.
+        .executableTarget(name: "supervise-bench", dependencies: ["supervise"], path: "Benchmarks/supervise-bench"),
+
         .testTarget(name: "SuperviseProtocolTests", dependencies: ["SuperviseProtocol"]),
         .testTarget(name: "SuperviseCoreTests", dependencies: ["SuperviseCore"]),
         .testTarget(name: "SuperviseClientTests", dependencies: ["SuperviseClient"]),

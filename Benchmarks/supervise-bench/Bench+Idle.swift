@@ -1,0 +1,125 @@
+import Foundation
+
+/// What /proc says about one process: CPU ticks, context switches, resident memory.
+private struct ProcessSample {
+    let cpuTicks: Double
+    let switches: Double
+    let rssKB: Double
+
+    init?(pid: Int32) {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let close = stat.lastIndex(of: ")")
+        else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        cpuTicks = user + system
+        func value(_ key: String) -> Double {
+            status.split(separator: "\n").first { $0.hasPrefix(key) }
+                .flatMap { Double($0.dropFirst(key.count).trimmingCharacters(in: .whitespaces).split(separator: " ")[0]) } ?? 0
+        }
+        switches = value("voluntary_ctxt_switches:") + value("nonvoluntary_ctxt_switches:")
+        rssKB = value("VmRSS:")
+    }
+}
+
+extension Bench {
+    /// Each supervisor with one sleeping child, all at once: CPU, wake-ups and RSS over the interval.
+    mutating func idle() throws {
+        let seconds = 10.0
+        let scratchDirectory = paths.scratch
+        let service = { (name: String) -> String in
+            let directory = scratchDirectory.appendingPathComponent("idle-\(name)")
+            try? FileManager.default.removeItem(at: directory)
+            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let run = directory.appendingPathComponent("run")
+            try? "#!/bin/sh\nexec sleep 100000\n".write(to: run, atomically: true, encoding: .utf8)
+            chmod(run.path, 0o755)
+            return directory.path
+        }
+        var subjects: [(String, [String])] = [("supervise", [paths.supervise.path, "--", "sleep", "100000"])]
+        if let tini = which("tini") { subjects.append(("tini", [tini, "-s", "--", "sleep", "100000"])) }
+        if let dumbInit = which("dumb-init") { subjects.append(("dumb-init", [dumbInit, "sleep", "100000"])) }
+        if let s6 = which("s6-supervise") { subjects.append(("s6-supervise", [s6, service("s6")])) }
+        if let runsv = which("runsv") { subjects.append(("runsv", [runsv, service("runit")])) }
+        if let supervisord = which("supervisord") {
+            let config = paths.scratch.appendingPathComponent("supervisord.conf")
+            try """
+            [supervisord]
+            nodaemon=true
+            logfile=\(paths.scratch.path)/supervisord.log
+            pidfile=\(paths.scratch.path)/supervisord.pid
+            [program:sleep]
+            command=sleep 100000
+            """.write(to: config, atomically: true, encoding: .utf8)
+            subjects.append(("supervisord", [supervisord, "-c", config.path]))
+        }
+        var processes: [(String, Process)] = []
+        defer {
+            for (_, process) in processes where process.isRunning {
+                process.terminate()
+                process.waitUntilExit()
+            }
+        }
+        for (name, arguments) in subjects {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: arguments[0])
+            process.arguments = Array(arguments.dropFirst())
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            processes.append((name, process))
+        }
+        Thread.sleep(forTimeInterval: 2)
+        let before = processes.map { ProcessSample(pid: $0.1.processIdentifier) }
+        Thread.sleep(forTimeInterval: seconds)
+        let after = processes.map { ProcessSample(pid: $0.1.processIdentifier) }
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        for (index, (name, _)) in processes.enumerated() {
+            guard let start = before[index], let end = after[index] else {
+                results.skipped.append("idle / \(name): it exited during the measurement")
+                continue
+            }
+            let wakeups = end.switches - start.switches
+            let isSupervise = name == "supervise"
+            add("idle 10 s: wake-ups", name, .count, [wakeups], target: isSupervise ? "0" : "") { _ in wakeups == 0 }
+            add("idle 10 s: CPU", name, .nanoseconds, [(end.cpuTicks - start.cpuTicks) / ticks * 1e9])
+            add("idle 10 s: RSS", name, .kilobytes, [end.rssKB], target: isSupervise ? "≤ 4 MB" : "") { _ in end.rssKB <= 4096 }
+        }
+    }
+
+    // MARK: - Scale
+
+    /// N unaware children from one config: launch, then SIGUSR1 → all suspended; RSS per child.
+    mutating func scale() throws {
+        var rssByCount: [Int: Double] = [:]
+        for children in [1, 10, 100, 1000] {
+            let config = paths.scratch.appendingPathComponent("scale-\(children).toml")
+            var text = "window = 0\nfreezer = \"auto\"\n"
+            for index in 0..<children { text += "[child.c\(index)]\ncommand = [\"sleep\", \"100000\"]\n" }
+            try text.write(to: config, atomically: true, encoding: .utf8)
+            let log = scratch("scale-\(children).log")
+            let measured: [String: [Double]]
+            do {
+                measured = samples(in: try run([paths.probe("driver"), "scale", config.path, paths.supervise.path, String(children)],
+                                               environment: ["BENCH_TIME_LIMIT": full ? "120" : "30"], log: log, timeout: 150))
+            } catch {
+                let cause = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n")
+                    .first { $0.contains("error") || $0.hasPrefix("probe:") }.map(String.init) ?? "\(error)"
+                results.skipped.append("scale, N = \(children): \(cause)")
+                continue
+            }
+            rssByCount[children] = measured["scale-rss-kb"]?.first
+            guard children > 1 else { continue }
+            add("scale: launch all", "supervise, N = \(children)", .nanoseconds, measured["scale-launch"] ?? [])
+            add("scale: background all → all frozen", "supervise, N = \(children)", .nanoseconds, measured["scale-freeze"] ?? [],
+                target: children == 1000 ? "≤ 1 s" : "") { children == 1000 ? $0.p50 <= 1e9 : true }
+            if let base = rssByCount[1], let rss = rssByCount[children] {
+                let perChild = (rss - base) / Double(children - 1)
+                add("scale: supervisor RSS per child", "supervise, N = \(children)", .kilobytes, [perChild],
+                    target: "≤ 32 KB") { _ in perChild <= 32 }
+            }
+        }
+    }
+}
