@@ -89,8 +89,8 @@ import Testing
     }
 
     @Test func residentMemoryIsReadFromStatus() {
-        #expect(ProcFS.parseResidentKB("Name:\tsleep\nVmPeak:\t 8000 kB\nVmRSS:\t    1234 kB\n") == 1234)
-        #expect(ProcFS.parseResidentKB("Name:\tkthreadd\nState:\tS\n") == nil)
+        #expect(ProcFS.parseResidentKB(statm: "2000 300 250 10 0 120 0\n") == 300 * ProcFS.pageSize / 1024)
+        #expect(ProcFS.parseResidentKB(statm: "0\n") == nil)
     }
 
     @Test func keyValueFilesAreRead() {

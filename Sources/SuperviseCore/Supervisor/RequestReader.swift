@@ -3,29 +3,43 @@ import SuperviseProtocol
 import Glibc
 #endif
 
+/// Scratch memory for reading, shared by every reader of the (single-threaded) loop,
+/// so a child costs no 64 KiB buffer of its own.
+final class ReadBuffer {
+    let bytes: UnsafeMutableRawBufferPointer
+
+    init(size: Int = 64 * 1024) {
+        bytes = .allocate(byteCount: size, alignment: 16)
+    }
+
+    deinit { bytes.deallocate() }
+}
+
 /// Reads one child's requests pipe and splits it into lines.
 final class RequestReader {
     let fd: Int32
     private var splitter = LineSplitter()
-    private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    private let buffer: ReadBuffer
     private(set) var reachedEOF = false
 
-    init(fd: Int32) { self.fd = fd }
+    init(fd: Int32, buffer: ReadBuffer) {
+        self.fd = fd
+        self.buffer = buffer
+    }
 
     /// Reads up to `limit` bytes (stopping early at EAGAIN or EOF) and hands over every complete line.
     /// Returns the number of bytes read.
     @discardableResult
     func read(upTo limit: Int, _ handle: (LineSplitter.Line) -> Void) -> Int {
         var total = 0
+        let bytes = buffer.bytes
         while total < limit, !reachedEOF {
-            let count = buffer.withUnsafeMutableBytes { bytes in
-                retryingOnInterrupt { Glibc.read(fd, bytes.baseAddress!, min(bytes.count, limit - total)) }
-            }
+            let count = retryingOnInterrupt { Glibc.read(fd, bytes.baseAddress!, min(bytes.count, limit - total)) }
             if count > 0 {
                 total += count
-                buffer.withUnsafeBytes { splitter.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+                splitter.append(UnsafeRawBufferPointer(rebasing: bytes[..<count]))
                 while let line = splitter.next() { handle(line) }
-                if count < buffer.count { break }
+                if count < bytes.count { break }
             } else {
                 if count == 0 {
                     reachedEOF = true

@@ -82,21 +82,29 @@ extension SupervisedChild {
             record(.freeze, error.message, at: now)
             return
         }
-        freezeRecheckStep = .microseconds(500)
+        freezeRecheckStep = .microseconds(100)
         checkFrozen(at: now)
     }
 
-    /// Asks the freezer whether the child is frozen; schedules another look where the backend can't notify.
+    /// Asks the freezer whether the child is frozen; if not, looks again on a doubling back-off.
+    ///
+    /// Backends without notifications (cgroup v1, sigstop) are re-checked until the freeze
+    /// timeout. cgroup v2 notifies, but the kernel sends at most one `cgroup.events`
+    /// notification per ~10 ms, so a freeze right after a thaw is reported late: it is
+    /// re-checked only until that window has passed, then the notification takes over.
     func checkFrozen(at now: Instant) {
         guard state == .suspending else { return }
         if unit.isFrozen() {
             freezeRecheckAt = nil
             handle(.freezeVerified, at: now)
-        } else if unit.notificationFD == nil {
+        } else if unit.notificationFD == nil || freezeRecheckStep <= Self.notificationRateLimit {
             freezeRecheckAt = now + freezeRecheckStep
             freezeRecheckStep = min(freezeRecheckStep * 2, .milliseconds(50))
         }
     }
+
+    /// The kernel's least spacing between two `cgroup.events` notifications (with margin).
+    static var notificationRateLimit: Duration { .milliseconds(13) }
 
     private func recordFrozen(at now: Instant) {
         let took = freezeRequestedAt.map { (now - $0).nanoseconds } ?? 0

@@ -73,7 +73,7 @@ extension Supervisor {
 
     private func started(_ child: SupervisedChild, pid: Int32, channels: ProtocolChannels, at now: Instant) {
         let writer = EventWriter(fd: channels.eventsWrite)
-        let reader = RequestReader(fd: channels.requestsRead)
+        let reader = RequestReader(fd: channels.requestsRead, buffer: readBuffer)
         child.started(pid: pid, writer: writer, reader: reader, at: now)
         childrenByPID[pid] = child
         loop.add(reader.fd) { [unowned child] _ in

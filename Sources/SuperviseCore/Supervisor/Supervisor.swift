@@ -24,6 +24,7 @@ public final class Supervisor {
     var childrenByPID: [Int32: SupervisedChild] = [:]
     var runningCommands = false
     var watchedNotifications: Set<Int32> = []
+    let readBuffer = ReadBuffer()
 
     /// Prepares the loop and the signals; nothing is launched yet.
     public init(children: [ChildSpec], options: SupervisorOptions, logger: Logger) throws(SupervisorError) {
