@@ -14,7 +14,8 @@ import Testing
         let counter = directory.appendingPathComponent("counter").path
         var frozenValues: [Int] = []
         var resumed = false
-        let run = try Supervise.run(["--freezer", backend.rawValue, "--window", "0", "--", Supervise.worker("counter.sh"), counter],
+        let run = try Supervise.run(["--freezer", backend.rawValue, "--window", "0", "--freeze-timeout", "5",
+                                     "--", Supervise.worker("counter.sh"), counter],
                                     stdin: "sleep 0.3\nbackground\nwait suspended\n") { process in
             Thread.sleep(forTimeInterval: 1.0)
             frozenValues.append(counterValue(counter))

@@ -13,14 +13,18 @@ import Testing
 
     func aware(_ backend: Backend, _ options: [String], stdin: String, _ environment: [String: String] = [:],
                timeout: Double = 30) throws -> SuperviseRun {
-        try Supervise.run(["--freezer", backend.rawValue] + options + ["--name", "worker", "--", Supervise.worker("aware-worker.sh")],
+        // A generous freeze timeout: on a loaded 2-core VM a freeze can take longer than the default
+        // second (that path, freeze-failed, is tested in the core).
+        try Supervise.run(["--freezer", backend.rawValue, "--freeze-timeout", "5"] + options
+                              + ["--name", "worker", "--", Supervise.worker("aware-worker.sh")],
                           stdin: stdin, environment: environment.merging(["WORKER_LOG": log]) { $1 }, timeout: timeout)
     }
 
     @Test(arguments: Backend.usable)
     func unawareChildIsSuspendedAfterTheWindowAndResumed(backend: Backend) throws {
         let counter = directory.appendingPathComponent("counter").path
-        let run = try Supervise.run(["--freezer", backend.rawValue, "--window", "0.3", "--", Supervise.worker("counter.sh"), counter],
+        let run = try Supervise.run(["--freezer", backend.rawValue, "--freeze-timeout", "5", "--window", "0.3",
+                                     "--", Supervise.worker("counter.sh"), counter],
                                     stdin: "background\nwait suspended timeout=10s\nforeground\nwait active\nterminate\n")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.timeline("state") == ["active", "background", "suspending", "suspended", "active", "terminating", "exited"])

@@ -35,7 +35,7 @@ import Testing
     @Test(arguments: Backend.usable)
     func treeIsFrozenAndResumedAsOne(backend: Backend) throws {
         var whileFrozen: Set<String> = ["?"], afterThaw: Set<String> = []
-        let run = try Supervise.run(["--freezer", backend.rawValue, "--window", "0", "--control", "none", "--",
+        let run = try Supervise.run(["--freezer", backend.rawValue, "--window", "0", "--freeze-timeout", "5", "--control", "none", "--",
                                      Supervise.worker("tree.sh"), directory.path]) { process in
             #expect(waitForLoops())
             kill(process.processIdentifier, SIGUSR1)

@@ -43,3 +43,11 @@ extension Duration {
     /// The duration in whole milliseconds, as the protocol carries it.
     public var wholeMilliseconds: Int64 { nanoseconds / 1_000_000 }
 }
+
+/// The earlier of two optional instants (`nil` when both are).
+@inline(__always)
+func earliest(_ a: Instant?, _ b: Instant?) -> Instant? {
+    guard let a else { return b }
+    guard let b else { return a }
+    return min(a, b)
+}

@@ -7,7 +7,14 @@ import Glibc
 /// One running child: its lifecycle core, its process, pipes and freezer unit, and its record.
 final class SupervisedChild {
     let spec: ChildSpec
-    private(set) var lifecycle: ChildLifecycle
+    private(set) var lifecycle: ChildLifecycle {
+        didSet { noteLifecycleChange() }
+    }
+    /// What the loop asks of the lifecycle on every turn, kept up to date after each change:
+    /// reading it from the lifecycle itself would copy the whole struct, for every child.
+    private(set) var state: ChildState = .launching
+    private(set) var isFinished = false
+    private var lifecycleDeadline: Instant?
     let unit: any FreezerUnit
     private(set) var pid: Int32 = 0
     private(set) var timeline: Timeline
@@ -48,6 +55,7 @@ final class SupervisedChild {
     var onViolation: (SupervisedChild, Violation) -> Void = { _, _ in }
 
     init(spec: ChildSpec, unit: any FreezerUnit, loop: EventLoop, origin: Instant, logger: Logger) {
+        defer { noteLifecycleChange() }
         self.spec = spec
         self.unit = unit
         self.loop = loop
@@ -62,15 +70,20 @@ final class SupervisedChild {
     }
 
     var name: String { spec.name }
-    var state: ChildState { lifecycle.state }
 
     /// The earliest instant this child needs the loop to wake up for.
     var nextDeadline: Instant? {
-        [freezeRecheckAt, restartAt, lifecycle.nextDeadline].compactMap { $0 }.min()
+        earliest(earliest(freezeRecheckAt, restartAt), lifecycleDeadline)
     }
 
     /// Nothing more will happen to this child: exited, its tree gone, no restart pending.
-    var isDone: Bool { lifecycle.isFinished && wrappedUp && restartAt == nil }
+    var isDone: Bool { isFinished && wrappedUp && restartAt == nil }
+
+    private func noteLifecycleChange() {
+        state = lifecycle.state
+        isFinished = lifecycle.isFinished
+        lifecycleDeadline = lifecycle.nextDeadline
+    }
 
     /// Every run's lifecycle, oldest first.
     var runs: [ChildLifecycle] { pastRuns + [lifecycle] }
@@ -132,7 +145,7 @@ final class SupervisedChild {
             freezeRecheckAt = nil
             checkFrozen(at: now)
         }
-        if let deadline = lifecycle.nextDeadline, deadline <= now {
+        if let deadline = lifecycleDeadline, deadline <= now {
             handle(.tick, at: now)
         }
     }

@@ -126,7 +126,7 @@ extension SupervisedChild {
         switch state {
         case .suspending:
             checkFrozen(at: now)
-        case .exited where !lifecycle.isFinished:
+        case .exited where !isFinished:
             if unit.isEmpty() { handle(.treeEmptied, at: now) }
         default:
             break

@@ -47,7 +47,7 @@ extension Supervisor {
             if let exit = child.lifecycle.exit { outcome.childStatuses.append(exit.countedStatus) }
             logger.info("\(child.name): \(termination)")
         }
-        for child in children where child.state == .exited && !child.lifecycle.isFinished {
+        for child in children where child.state == .exited && !child.isFinished {
             if child.unit.isEmpty() { child.handle(.treeEmptied, at: now) }
         }
     }

@@ -65,7 +65,7 @@ public final class Supervisor {
     private func runLoop() {
         while true {
             let now = MonotonicClock.now()
-            for child in children where child.lifecycle.isFinished && !child.wrappedUp {
+            for child in children where child.isFinished && !child.wrappedUp {
                 finishRun(of: child, at: now)
             }
             if children.allSatisfy(\.isDone) {
