@@ -63,7 +63,7 @@ public struct ChildLifecycle: Sendable {
         switch state {
         case .background:
             guard !openTasks.isEmpty else { return windowEnd }
-            return [windowEnd, warningSent ? nil : warningAt, limitAt].compactMap { $0 }.min()
+            return earliest(earliest(windowEnd, warningSent ? nil : warningAt), limitAt)
         case .suspending:
             return freezeDeadline
         case .terminating:

@@ -7,11 +7,10 @@ import Glibc
 /// One running child: its lifecycle core, its process, pipes and freezer unit, and its record.
 final class SupervisedChild {
     let spec: ChildSpec
-    private(set) var lifecycle: ChildLifecycle {
-        didSet { noteLifecycleChange() }
-    }
-    /// What the loop asks of the lifecycle on every turn, kept up to date after each change:
-    /// reading it from the lifecycle itself would copy the whole struct, for every child.
+    private(set) var lifecycle: ChildLifecycle
+    /// What the loop asks of the lifecycle on every turn, refreshed after each change by
+    /// ``lifecycleChanged()``: reading it from the lifecycle would copy the whole struct, for
+    /// every child. (A `didSet` would copy it on every request instead.)
     private(set) var state: ChildState = .launching
     private(set) var isFinished = false
     private var lifecycleDeadline: Instant?
@@ -55,7 +54,7 @@ final class SupervisedChild {
     var onViolation: (SupervisedChild, Violation) -> Void = { _, _ in }
 
     init(spec: ChildSpec, unit: any FreezerUnit, loop: EventLoop, origin: Instant, logger: Logger) {
-        defer { noteLifecycleChange() }
+        defer { lifecycleChanged() }
         self.spec = spec
         self.unit = unit
         self.loop = loop
@@ -79,7 +78,7 @@ final class SupervisedChild {
     /// Nothing more will happen to this child: exited, its tree gone, no restart pending.
     var isDone: Bool { isFinished && wrappedUp && restartAt == nil }
 
-    private func noteLifecycleChange() {
+    private func lifecycleChanged() {
         state = lifecycle.state
         isFinished = lifecycle.isFinished
         lifecycleDeadline = lifecycle.nextDeadline
@@ -97,6 +96,7 @@ final class SupervisedChild {
     func handle(_ input: LifecycleInput, at now: Instant) -> [String] {
         if case .request = input {} else { drainRequests(at: now) }
         let actions = lifecycle.handle(input, at: now)
+        lifecycleChanged()
         perform(actions, at: now)
         return actions.compactMap { if case .refuse(let reason) = $0 { reason } else { nil } }
     }
@@ -132,10 +132,14 @@ final class SupervisedChild {
         }
         switch result {
         case .success(let request):
-            perform(lifecycle.handle(.request(request), at: now), at: now)
+            let actions = lifecycle.handle(.request(request), at: now)
+            lifecycleChanged()
+            perform(actions, at: now)
         case .failure(let error):
             logger.notice("refused request: \(error.code.rawValue) \(error.request)")
-            perform(lifecycle.handle(.malformed(error), at: now), at: now)
+            let actions = lifecycle.handle(.malformed(error), at: now)
+            lifecycleChanged()
+            perform(actions, at: now)
         }
     }
 
@@ -213,6 +217,7 @@ final class SupervisedChild {
         restartAt = nil
         pastRuns.append(lifecycle)
         lifecycle = ChildLifecycle(settings: spec.settings)
+        lifecycleChanged()
         spawnFailure = nil
         pid = 0
     }
