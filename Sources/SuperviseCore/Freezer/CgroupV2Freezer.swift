@@ -11,7 +11,7 @@ public final class CgroupV2Freezer: Freezer {
     private let cgroup: SupervisorCgroup
     private var units: [CgroupV2Unit] = []
     /// One inotify instance for every child's `cgroup.events` (instances are few: 128 a user by default).
-    private let inotifyFD: Int32
+    private var inotifyFD: Int32
 
     /// Creates this supervisor's cgroup below its own, or says why cgroup v2 can't be used.
     init(location: CgroupLocation) throws(FreezerUnusable) {
@@ -44,7 +44,10 @@ public final class CgroupV2Freezer: Freezer {
         for unit in units { unit.remove() }
         units.removeAll()
         cgroup.remove()
-        if inotifyFD >= 0 { close(inotifyFD) }
+        if inotifyFD >= 0 {
+            close(inotifyFD)
+            inotifyFD = -1
+        }
     }
 }
 
