@@ -33,6 +33,10 @@ final class SignalStopUnit: FreezerUnit {
 
     private var group: Int32?
     private var removed = false
+    /// The group's processes as last found by a scan of all of /proc (which costs milliseconds):
+    /// while a freeze is being verified only they are re-read, and one more scan confirms once
+    /// they are all stopped (a stopped process can't fork a new member).
+    private var members: [Int32]?
 
     init(childName: String) {
         self.childName = childName
@@ -43,26 +47,32 @@ final class SignalStopUnit: FreezerUnit {
     }
 
     func requestFreeze() throws(SupervisorError) {
+        members = nil
         try send(SIGSTOP, doing: "freeze")
     }
 
     /// Whether every thread of every process in the group is stopped (or already dead).
     func isFrozen() -> Bool {
         guard let group else { return true }
-        return ProcFS.members(ofGroup: group).allSatisfy { pid in
-            ProcFS.threadStats(pid).allSatisfy(\.isHalted)
-        }
+        if let members, !members.allSatisfy(Self.isHalted) { return false }
+        let found = ProcFS.members(ofGroup: group)
+        members = found
+        return found.allSatisfy(Self.isHalted)
+    }
+
+    private static func isHalted(_ pid: Int32) -> Bool {
+        ProcFS.threadStats(pid).allSatisfy(\.isHalted)
     }
 
     func drainNotification() {}
 
+    /// Continues the group and verifies that the processes it stopped run again.
     func thaw() throws(SupervisorError) {
         try send(SIGCONT, doing: "thaw")
         guard let group else { return }
+        let stopped = members ?? ProcFS.members(ofGroup: group)
         let running = waitBriefly(upTo: .seconds(1)) {
-            ProcFS.members(ofGroup: group).allSatisfy { pid in
-                ProcFS.threadStats(pid).allSatisfy { !"Tt".contains($0.state) }
-            }
+            stopped.allSatisfy { pid in ProcFS.threadStats(pid).allSatisfy { !"Tt".contains($0.state) } }
         }
         guard running else {
             throw SupervisorError(.freezer, "could not thaw child \(childName): processes of group \(group) "
@@ -88,7 +98,7 @@ final class SignalStopUnit: FreezerUnit {
 
     func resourceUsage() -> ResourceUsage? {
         guard let group else { return nil }
-        return ProcFS.usage(of: ProcFS.members(ofGroup: group))
+        return ProcFS.usage(of: members ?? ProcFS.members(ofGroup: group))
     }
 
     func remove() {
