@@ -17,7 +17,14 @@ import Testing
         let run = try Supervise.run(["--freezer", backend.rawValue, "--window", "0", "--freeze-timeout", "5",
                                      "--", Supervise.worker("counter.sh"), counter],
                                     stdin: "sleep 0.3\nbackground\nwait suspended\n") { process in
-            Thread.sleep(forTimeInterval: 1.0)
+            // Wait (bounded) until the counter stands still for 200 ms, then it must stay still.
+            var last = -1
+            Supervise.eventually(timeout: 10) {
+                let now = counterValue(counter)
+                defer { last = now }
+                Thread.sleep(forTimeInterval: 0.2)
+                return now > 0 && now == last && counterValue(counter) == now
+            }
             frozenValues.append(counterValue(counter))
             Thread.sleep(forTimeInterval: 0.5)
             frozenValues.append(counterValue(counter))

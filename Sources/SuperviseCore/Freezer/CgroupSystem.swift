@@ -3,12 +3,22 @@
 enum CgroupSystem {
     /// Where this process's own cgroup is in `version`'s hierarchy, or why there is none.
     static func locate(_ version: CgroupVersion) -> Result<CgroupLocation, FreezerUnusable> {
+        version == .v2 ? located.v2 : located.v1Freezer
+    }
+
+    /// Both hierarchies, from one read of `/proc/self/mountinfo` and `/proc/self/cgroup`:
+    /// start-up asks several times (the sweeper, then the selection), and neither changes meanwhile.
+    private static let located: (v2: Result<CgroupLocation, FreezerUnusable>,
+                                 v1Freezer: Result<CgroupLocation, FreezerUnusable>) = {
         switch (FileIO.readFile("/proc/self/mountinfo"), FileIO.readFile("/proc/self/cgroup")) {
         case (.success(let mountInfo), .success(let cgroups)):
-            CgroupPaths.locate(version, mountInfo: mountInfo, processCgroups: cgroups)
+            return (CgroupPaths.locate(.v2, mountInfo: mountInfo, processCgroups: cgroups),
+                    CgroupPaths.locate(.v1Freezer, mountInfo: mountInfo, processCgroups: cgroups))
         case (.failure(let error), _), (_, .failure(let error)):
-            .failure(FreezerUnusable("/proc/self can't be read: \(error.sentenceText)"))
+            let failure = Result<CgroupLocation, FreezerUnusable>.failure(
+                FreezerUnusable("/proc/self can't be read: \(error.sentenceText)"))
+            return (failure, failure)
         }
-    }
+    }()
 }
 #endif

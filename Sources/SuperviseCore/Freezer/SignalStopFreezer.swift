@@ -54,15 +54,30 @@ final class SignalStopUnit: FreezerUnit {
     /// Whether every thread of every process in the group is stopped (or already dead).
     func isFrozen() -> Bool {
         guard let group else { return true }
-        if let members, !members.allSatisfy(Self.isHalted) { return false }
+        if let members, !members.allSatisfy({ Self.isHalted($0, orOutside: group) }) { return false }
         let found = ProcFS.members(ofGroup: group)
         members = found
-        return found.allSatisfy(Self.isHalted)
+        return found.allSatisfy { Self.isHalted($0, orOutside: group) }
     }
 
-    private static func isHalted(_ pid: Int32) -> Bool {
-        ProcFS.threadStats(pid).allSatisfy(\.isHalted)
+    /// Whether every thread of `pid` is stopped or dead, or `pid` is no longer in `group`.
+    ///
+    /// A thread in `vfork` waiting for its child counts as halted: dash runs commands with
+    /// vfork, and when SIGSTOP stops the child before its exec the parent waits in `D`
+    /// state, unable to run, until it is continued (the child is a member, checked itself).
+    private static func isHalted(_ pid: Int32, orOutside group: Int32) -> Bool {
+        FileIO.subdirectories(of: "/proc/\(pid)/task").allSatisfy { thread in
+            guard let stat = (try? FileIO.readFile("/proc/\(pid)/task/\(thread)/stat").get()).flatMap(ProcFS.parseStat)
+            else { return true }
+            if stat.isHalted || stat.processGroup != group { return true }
+            guard stat.state == "D" else { return false }
+            let waitingIn = (try? FileIO.readFile("/proc/\(pid)/task/\(thread)/wchan").get()) ?? ""
+            return vforkWaits.contains(waitingIn)
+        }
     }
+
+    /// Where the kernel parks a vfork parent (`/proc/PID/wchan`), across kernel versions.
+    private static let vforkWaits: Set<String> = ["kernel_clone", "wait_for_vfork_done", "_do_fork", "do_fork"]
 
     func drainNotification() {}
 
