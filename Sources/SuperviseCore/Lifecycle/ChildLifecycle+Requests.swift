@@ -13,7 +13,8 @@ extension ChildLifecycle {
     }
 
     private mutating func refuse(_ code: ProtocolErrorCode, _ request: Request) {
-        send(.error(RequestError(code: code, request: request.canonicalText)))
+        // A well-formed request is quoted as a well-behaved child writes it (the codec's form).
+        send(.error(RequestError(code: code, request: String(request.line.dropLast()))))
     }
 
     private mutating func hello() {
@@ -91,18 +92,4 @@ extension ChildLifecycle {
 
     /// How many refused IDs are remembered so their `end` is accepted silently.
     static var refusedIDLimit: Int { 4096 }
-}
-
-extension Request {
-    /// The request as a well-behaved child writes it, without the newline: what an `error` quotes
-    /// when a well-formed request is refused by the child's state.
-    var canonicalText: String {
-        switch self {
-        case .hello: return "hello 1"
-        case .done(let seq): return "done \(seq)"
-        case .begin(let id, nil): return "begin \(id)"
-        case .begin(let id, let name?): return "begin \(id) \(name)"
-        case .end(let id): return "end \(id)"
-        }
-    }
 }
