@@ -100,15 +100,21 @@ static void wait_frozen(int events, char want, int notified) {
     }
 }
 
-static void cgroup2_floor(int count, const char *parent) {
-    char dir[512], path[600];
-    snprintf(dir, sizeof dir, "%s/bench-floor-%d", parent, getpid());
+/// Makes DIR = PARENT/bench-floor-PID and moves a new sleeper into it; returns the sleeper.
+static pid_t sleeper_in_new_cgroup(const char *parent, char *dir, size_t size) {
+    snprintf(dir, size, "%s/bench-floor-%d", parent, getpid());
     if (mkdir(dir, 0755) && errno != EEXIST) die("mkdir %s: %s", dir, strerror(errno));
     pid_t pid = spawn_sleeper();
-    char text[32];
+    char path[600], text[32];
     snprintf(path, sizeof path, "%s/cgroup.procs", dir);
     snprintf(text, sizeof text, "%d", pid);
     write_file(path, text);
+    return pid;
+}
+
+static void cgroup2_floor(int count, const char *parent) {
+    char dir[512], path[600];
+    pid_t pid = sleeper_in_new_cgroup(parent, dir, sizeof dir);
     snprintf(path, sizeof path, "%s/cgroup.freeze", dir);
     int freeze = open(path, O_WRONLY | O_CLOEXEC);
     snprintf(path, sizeof path, "%s/cgroup.events", dir);
@@ -144,13 +150,7 @@ static int v1_state_is(int state, const char *want) {
 
 static void cgroup1_floor(int count, const char *parent) {
     char dir[512], path[600];
-    snprintf(dir, sizeof dir, "%s/bench-floor-%d", parent, getpid());
-    if (mkdir(dir, 0755) && errno != EEXIST) die("mkdir %s: %s", dir, strerror(errno));
-    pid_t pid = spawn_sleeper();
-    char text[32];
-    snprintf(path, sizeof path, "%s/cgroup.procs", dir);
-    snprintf(text, sizeof text, "%d", pid);
-    write_file(path, text);
+    pid_t pid = sleeper_in_new_cgroup(parent, dir, sizeof dir);
     snprintf(path, sizeof path, "%s/freezer.state", dir);
     int state = open(path, O_RDWR | O_CLOEXEC);
     if (state < 0) die("open %s: %s", path, strerror(errno));
