@@ -49,12 +49,7 @@ struct TOMLParser {
                 currentTable = path
             } else {
                 let keyLine = line
-                let key = try dottedKey()
-                skipSpaces()
-                guard peek() == "=" else { throw missingEquals(after: key) }
-                position += 1
-                skipSpaces()
-                let value = try self.value()
+                let (key, value) = try keyValue()
                 try endOfLine()
                 try root.insert(value, at: (currentTable + key)[...], line: keyLine, keyCount: key.count)
             }
@@ -73,6 +68,16 @@ struct TOMLParser {
     }
 
     // MARK: Keys
+
+    /// `key = value`, in a table or an inline table.
+    private mutating func keyValue() throws(TOMLError) -> (key: [String], value: TOMLValue) {
+        let key = try dottedKey()
+        skipSpaces()
+        guard peek() == "=" else { throw missingEquals(after: key) }
+        position += 1
+        skipSpaces()
+        return (key, try value())
+    }
 
     private mutating func dottedKey() throws(TOMLError) -> [String] {
         var parts = [try simpleKey()]
@@ -214,12 +219,7 @@ struct TOMLParser {
         if peek() == "}" { position += 1; return .table(table) }
         while true {
             skipSpaces()
-            let key = try dottedKey()
-            skipSpaces()
-            guard peek() == "=" else { throw missingEquals(after: key) }
-            position += 1
-            skipSpaces()
-            let value = try self.value()
+            let (key, value) = try keyValue()
             try table.insert(value, at: key[...], line: line, keyCount: key.count)
             skipSpaces()
             switch peek() {
