@@ -2,7 +2,8 @@
 # A batch job that follows the iOS background rules, in plain bash:
 # - says hello, so supervise treats it as an aware child;
 # - on did-enter-background, writes a checkpoint and holds a task assertion
-#   while it "uploads" it, then ends the task and says done;
+#   while it "uploads" it, says done at once (its handler has returned: the
+#   task keeps it running), and ends the task when the upload is finished;
 # - on expire, stops uploading and ends the task at once;
 # - on will-terminate (or when the supervisor goes away), writes a final
 #   checkpoint and exits.
@@ -33,7 +34,6 @@ upload() {
     wait "$sleeper"
     log "checkpoint uploaded"
     request end "upload-$seq"
-    request done "$seq"
 }
 
 stop_upload() {
@@ -64,6 +64,9 @@ while IFS= read -r -u "$events" line; do
         request begin "upload-$seq" "upload checkpoint"
         upload "$seq" &
         upload_pid=$!
+        # The handler has returned; the task keeps the job running. (A done written after
+        # the end could arrive after the job was already suspended, and be lost.)
+        request done "$seq"
         ;;
     expire)
         log "task ${field[1]} expired: stopping the upload"
