@@ -25,6 +25,18 @@ enum CgroupTree {
         return pids.count
     }
 
+    /// Sends `signal` once to every process in `directory` and below, looking again until no
+    /// new process turns up: one may fork while the list is read.
+    static func signalTree(_ directory: String, _ signal: Int32) {
+        var signalled: Set<Int32> = []
+        while true {
+            let fresh = pids(directory).filter { !signalled.contains($0) }
+            guard !fresh.isEmpty else { return }
+            for pid in fresh { kill(pid, signal) }
+            signalled.formUnion(fresh)
+        }
+    }
+
     /// Removes `directory` and every cgroup below it, children first. A missing directory counts as removed.
     static func remove(_ directory: String) -> Result<Void, Errno> {
         for child in FileIO.subdirectories(of: directory) {

@@ -105,8 +105,8 @@ final class CgroupV1Unit: FreezerUnit {
         }
     }
 
-    func signalGroup(_ signal: Int32) {
-        if let pid { kill(-pid, signal) }
+    func signalTree(_ signal: Int32) {
+        CgroupTree.signalTree(directory, signal)
     }
 
     /// SIGKILLs every process, then thaws the cgroup: a frozen v1 task dies only once thawed.

@@ -131,8 +131,8 @@ final class CgroupV2Unit: FreezerUnit {
         }
     }
 
-    func signalGroup(_ signal: Int32) {
-        if let pid { kill(-pid, signal) }
+    func signalTree(_ signal: Int32) {
+        CgroupTree.signalTree(directory, signal)
     }
 
     func killAll() {

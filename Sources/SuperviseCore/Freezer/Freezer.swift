@@ -56,8 +56,9 @@ public protocol FreezerUnit: AnyObject {
     /// Thaws every process and verifies it runs again.
     func thaw() throws(SupervisorError)
 
-    /// Sends `signal` to the child's process group (the stop-signal step of termination).
-    func signalGroup(_ signal: Int32)
+    /// Sends `signal` to every process of the child's tree, including those that left its
+    /// process group (`setsid`, daemons): the stop-signal step of termination, and forwarding.
+    func signalTree(_ signal: Int32)
 
     /// SIGKILLs every process of the unit (thawing first where the backend needs it).
     func killAll()

@@ -95,13 +95,13 @@ final class SignalStopUnit: FreezerUnit {
         }
     }
 
-    func signalGroup(_ signal: Int32) {
+    func signalTree(_ signal: Int32) {
         if let group { kill(-group, signal) }
     }
 
     /// SIGKILLs the process group (a stopped process dies of SIGKILL too).
     func killAll() {
-        signalGroup(SIGKILL)
+        signalTree(SIGKILL)
     }
 
     /// Whether the group is gone, or holds only zombies waiting to be reaped.
@@ -121,7 +121,7 @@ final class SignalStopUnit: FreezerUnit {
         removed = true
         guard group != nil else { return }
         killAll()
-        signalGroup(SIGCONT)
+        signalTree(SIGCONT)
         _ = waitBriefly(upTo: .seconds(1), until: isEmpty)
     }
 

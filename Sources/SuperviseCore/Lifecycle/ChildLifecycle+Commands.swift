@@ -78,7 +78,7 @@ extension ChildLifecycle {
             send(.willTerminate(graceMS: settings.grace.wholeMilliseconds))
             expireOpenTasks(now)
         } else {
-            actions.append(.signalGroup(settings.stopSignal))
+            actions.append(.signalTree(settings.stopSignal))
         }
     }
 

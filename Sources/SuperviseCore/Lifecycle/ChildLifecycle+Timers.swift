@@ -90,7 +90,7 @@ extension ChildLifecycle {
             actions.append(.killTree)
         } else {
             actions.append(.note("the child left processes behind: sending them signal \(settings.stopSignal)"))
-            actions.append(.signalGroup(settings.stopSignal))
+            actions.append(.signalTree(settings.stopSignal))
             leftoverGraceEnd = now + settings.grace
         }
     }

@@ -8,8 +8,8 @@ public enum LifecycleAction: Equatable, Sendable {
     case freeze
     /// Thaw the child and verify it runs.
     case thaw
-    /// Send this signal to the child's process group, followed by SIGCONT.
-    case signalGroup(Int32)
+    /// Send this signal to every process of the child's tree, followed by SIGCONT.
+    case signalTree(Int32)
     /// SIGKILL the child's whole tree.
     case killTree
     /// The reported state changed.

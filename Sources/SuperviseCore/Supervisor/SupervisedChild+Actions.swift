@@ -45,9 +45,9 @@ extension SupervisedChild {
                 logger.error("\(error.message)")
                 record(.note, error.message, at: now)
             }
-        case .signalGroup(let signal):
-            unit.signalGroup(signal)
-            unit.signalGroup(SIGCONT)
+        case .signalTree(let signal):
+            unit.signalTree(signal)
+            unit.signalTree(SIGCONT)
         case .killTree:
             unit.killAll()
         case .stateChanged(let state):

@@ -174,9 +174,9 @@ import Testing
 
     @Test func unawareChildGetsTheStopSignalThenSIGKILLAfterTheGrace() {
         var h = LifecycleHarness.active(aware: false)
-        #expect(h.handle(.terminate(escalate: false)) == [.stateChanged(.terminating), .signalGroup(15)])
+        #expect(h.handle(.terminate(escalate: false)) == [.stateChanged(.terminating), .signalTree(15)])
         h.advance(by: 4.999)
-        #expect(h.take() == [.stateChanged(.terminating), .signalGroup(15)])
+        #expect(h.take() == [.stateChanged(.terminating), .signalTree(15)])
         h.advance(by: 0.001)
         #expect(h.take() == [.killTree])
         h.handle(.exited(.signaled(9), treeEmpty: true))
@@ -214,7 +214,7 @@ import Testing
     @Test func descendantsLeftBehindGetTheLadder() {
         var h = LifecycleHarness.active()
         h.handle(.exited(.exited(0), treeEmpty: false))
-        #expect(h.log.contains(.signalGroup(15)))
+        #expect(h.log.contains(.signalTree(15)))
         #expect(!h.machine.isFinished)
         h.take()
         h.advance(by: 5)
