@@ -36,6 +36,30 @@ import Testing
         #expect(run.child["aware"] as? Bool == false)
     }
 
+    /// A held command falling due in the same loop turn as the window's end once ran in the middle
+    /// of the window's decision: `foreground` thawed, then the decision's `freeze` froze the child
+    /// for good while its state read `active`.
+    @Test(arguments: Backend.usable)
+    func commandDueAsTheWindowEndsRunsAfterTheWindowsFreeze(backend: Backend) throws {
+        let counter = directory.appendingPathComponent("counter").path
+        func count() -> Int { Int(((try? String(contentsOfFile: counter, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1 }
+        var movedWhileActive = false
+        let run = try Supervise.run(["--freezer", backend.rawValue, "--freeze-timeout", "5", "--window", "0.5", "--grace", "2",
+                                     "--", Supervise.worker("counter.sh"), counter],
+                                    stdin: "background\nsleep 0.5\nforeground\nwait active\nsleep 3\nterminate\n") { _ in
+            // The foreground is at 0.5 s and the terminate at 3.5 s: look in between.
+            Thread.sleep(forTimeInterval: 1.5)
+            let before = count()
+            Thread.sleep(forTimeInterval: 0.5)
+            movedWhileActive = count() > before
+        }
+        #expect(movedWhileActive, "the child must run once it reads active")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.exit["by"] as? String == "terminate")
+        #expect(run.exit["in_time"] as? Bool == true, "a frozen child can't act on SIGTERM: \(run.exit)")
+        #expect(run.timeline("state").suffix(3) == ["active", "terminating", "exited"])
+    }
+
     @Test(arguments: Backend.usable)
     func awareChildIsSuspendedWhenItSaysDone(backend: Backend) throws {
         let run = try aware(backend, ["--window", "5"], stdin: "background\nwait suspended timeout=10s\nterminate\n",

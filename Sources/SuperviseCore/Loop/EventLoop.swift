@@ -17,6 +17,10 @@ final class EventLoop {
     private var armedDeadline: Instant?
     private var ready = [_supervise_ready_event](repeating: _supervise_ready_event(), count: 64)
 
+    /// Runs after each handler returns: the supervisor takes held commands between inputs,
+    /// never in the middle of one.
+    var afterEachHandler: () -> Void = {}
+
     static let readable = UInt32(EPOLLIN.rawValue)
     static let writable = UInt32(EPOLLOUT.rawValue)
 
@@ -74,6 +78,7 @@ final class EventLoop {
             }
             guard let entry = handlers[fd], entry.generation == UInt32(truncatingIfNeeded: event.token >> 32) else { continue }
             entry.handler(event.events)
+            afterEachHandler()
         }
     }
 

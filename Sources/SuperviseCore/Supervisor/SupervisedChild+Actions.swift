@@ -54,7 +54,6 @@ extension SupervisedChild {
             record(.state, state.rawValue, at: now)
             logger.info("\(state.rawValue)")
             if state == .suspended { recordFrozen(at: now) }
-            onStateChange(self)
         case .violation(let violation):
             let tasks = violation.tasks.map { task in task.name.map { "\(task.id) (\($0))" } ?? task.id.rawValue }
             let text = "\(violation.kind.rawValue) violation: \(violation.action.rawValue)"

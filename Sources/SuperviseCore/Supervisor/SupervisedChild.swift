@@ -48,8 +48,11 @@ final class SupervisedChild {
     var freezeRecheckStep: Duration = .milliseconds(1)
     var freezeRequestedAt: Instant?
 
-    /// Called after every state change, so the supervisor can release `wait` and notice exits.
-    var onStateChange: (SupervisedChild) -> Void = { _ in }
+    /// Inputs raised while a decision's actions are carried out (a freeze verified at once),
+    /// decided once those actions are all done: nothing re-enters ``perform(_:at:)``.
+    private var pendingInputs: [LifecycleInput] = []
+    private var deciding = false
+
     /// Called when a violation is judged.
     var onViolation: (SupervisedChild, Violation) -> Void = { _, _ in }
 
@@ -94,11 +97,26 @@ final class SupervisedChild {
     /// command was refused.
     @discardableResult
     func handle(_ input: LifecycleInput, at now: Instant) -> [String] {
-        if case .request = input {} else { drainRequests(at: now) }
-        let actions = lifecycle.handle(input, at: now)
-        lifecycleChanged()
-        perform(actions, at: now)
-        return actions.compactMap { if case .refuse(let reason) = $0 { reason } else { nil } }
+        if !deciding { drainRequests(at: now) }
+        return decide(input, at: now)
+    }
+
+    /// Decides `input` and carries out all of its actions before the next input is decided.
+    /// Called while a decision is being carried out, it queues `input` behind it.
+    @discardableResult
+    private func decide(_ input: LifecycleInput, at now: Instant) -> [String] {
+        pendingInputs.append(input)
+        guard !deciding else { return [] }
+        deciding = true
+        defer { deciding = false }
+        var refusals: [String] = []
+        while !pendingInputs.isEmpty {
+            let actions = lifecycle.handle(pendingInputs.removeFirst(), at: now)
+            lifecycleChanged()
+            perform(actions, at: now)
+            for case .refuse(let reason) in actions { refusals.append(reason) }
+        }
+        return refusals
     }
 
     /// Reads every request already written (bounded, so a flooding child can't stall the loop).
@@ -132,14 +150,10 @@ final class SupervisedChild {
         }
         switch result {
         case .success(let request):
-            let actions = lifecycle.handle(.request(request), at: now)
-            lifecycleChanged()
-            perform(actions, at: now)
+            decide(.request(request), at: now)
         case .failure(let error):
             logger.notice("refused request: \(error.code.rawValue) \(error.request)")
-            let actions = lifecycle.handle(.malformed(error), at: now)
-            lifecycleChanged()
-            perform(actions, at: now)
+            decide(.malformed(error), at: now)
         }
     }
 

@@ -4,21 +4,17 @@ import Glibc
 
 extension Supervisor {
     /// Runs buffered stdin commands until one holds the reader or none is left.
+    ///
+    /// Called only between inputs, once the last one's actions are all carried out (never from
+    /// inside a child's decision): a command run while a decision's `freeze` was still to come
+    /// once left a child frozen while its state read `active`.
     func runCommands(at now: Instant) {
-        guard let commands, !runningCommands else { return }
-        runningCommands = true
-        defer { runningCommands = false }
+        guard let commands else { return }
         releaseHold(at: now)
         while !children.allSatisfy(\.isDone), let (number, text) = commands.nextLine() {
             execute(text, line: number, at: now)
             releaseHold(at: now)
         }
-    }
-
-    /// A child's state changed: a `wait` may be over.
-    func stateChanged(_ child: SupervisedChild) {
-        guard commands?.hold != nil else { return }
-        runCommands(at: MonotonicClock.now())
     }
 
     private func execute(_ text: String, line: Int, at now: Instant) {

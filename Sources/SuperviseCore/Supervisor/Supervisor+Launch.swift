@@ -16,7 +16,6 @@ extension Supervisor {
             return
         }
         let child = SupervisedChild(spec: spec, unit: unit, loop: loop, origin: origin, logger: logger)
-        child.onStateChange = { [unowned self] child in self.stateChanged(child) }
         child.onViolation = { [unowned self] _, violation in
             if violation.action == .killed { self.outcome.violationKill = true }
         }

@@ -22,7 +22,6 @@ public final class Supervisor {
     var openFilesLimit: (soft: UInt64, hard: UInt64)?
     var devNull: Int32 = -1
     var childrenByPID: [Int32: SupervisedChild] = [:]
-    var runningCommands = false
     var watchedNotifications: Set<Int32> = []
     let readBuffer = ReadBuffer()
 
@@ -46,14 +45,12 @@ public final class Supervisor {
         }
         openFilesLimit = OpenFilesLimit.raise()
         _supervise_become_subreaper()
+        loop.afterEachHandler = { [unowned self] in self.runCommands(at: MonotonicClock.now()) }
         loop.add(signals.fd) { [unowned self] _ in self.handleSignals() }
         if options.control == .stdin {
             devNull = open("/dev/null", O_RDONLY | O_CLOEXEC)
             let reader = CommandReader(fd: 0)
-            reader.attach(to: loop) { [unowned self] in
-                reader.readAvailable()
-                self.runCommands(at: MonotonicClock.now())
-            }
+            reader.attach(to: loop) { reader.readAvailable() }
             commands = reader
         }
         for spec in specs { launch(spec) }
