@@ -6,7 +6,13 @@ enum HelpText {
         SIGNALS
           SIGUSR1            move every child to the background
           SIGUSR2            bring every child to the foreground
-          SIGTERM, SIGINT    terminate every child gracefully, then exit (a second one kills)
+          SIGTERM, SIGINT, SIGHUP
+                             terminate every child gracefully, then exit
+                             (a second one kills)
+          SIGQUIT, SIGALRM, SIGWINCH, SIGPWR, SIGRTMIN+N, ...
+                             forwarded to every process of every child's tree
+          SIGTSTP, SIGTTIN, SIGTTOU, SIGCONT
+                             ignored: supervise never stops (all: docs/cli.md)
 
         COMMANDS ON STDIN (one per line; blank lines and # comments ignored)
           background [NAME]                        move to the background

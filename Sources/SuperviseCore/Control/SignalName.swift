@@ -1,3 +1,4 @@
+import _SuperviseCShims
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,6 +10,14 @@ public enum SignalName {
         ("USR1", SIGUSR1), ("USR2", SIGUSR2), ("ALRM", SIGALRM), ("TERM", SIGTERM), ("WINCH", SIGWINCH),
         ("PWR", SIGPWR),
     ]
+
+    /// `SIGQUIT`, `SIGRTMIN+3`, or `signal N` for a number with no name.
+    public static func describe(_ signal: Int32) -> String {
+        let realTime = SignalTable.realTimeSignals
+        if realTime.contains(signal) { return "SIGRTMIN+\(signal - realTime.lowerBound)" }
+        guard let abbreviation = _supervise_signal_abbreviation(signal) else { return "signal \(signal)" }
+        return "SIG" + String(cString: abbreviation)
+    }
 
     /// The signal `text` names: `TERM`, `SIGTERM`, `term` or `15`.
     public static func parse(_ text: String) throws(UsageError) -> Int32 {

@@ -5,18 +5,19 @@ import Glibc
 
 /// The signals the supervisor acts on, received through a signalfd.
 ///
-/// They are blocked in the supervisor (it has one thread), so they arrive only here;
-/// the spawner gives every child an empty mask and default handlers again.
+/// They are blocked in the supervisor (it has one thread), so they arrive only here, and none
+/// has its default action: as PID 1 none would have one anyway, and elsewhere many would kill
+/// the supervisor with no clean-up. The spawner gives every child an empty mask and default
+/// handlers again.
 final class SignalReceiver {
-    static let handled: [Int32] = [SIGUSR1, SIGUSR2, SIGTERM, SIGINT, SIGCHLD, SIGHUP]
-
     let fd: Int32
     private var previousMask = sigset_t()
 
-    init() throws(SupervisorError) {
+    /// Blocks `signals` and opens the signalfd that reads them; SIGPIPE is ignored.
+    init(taking signals: [Int32]) throws(SupervisorError) {
         var mask = sigset_t()
         sigemptyset(&mask)
-        for signal in Self.handled { sigaddset(&mask, signal) }
+        for signal in signals { sigaddset(&mask, signal) }
         sigprocmask(SIG_BLOCK, &mask, &previousMask)
         signal(SIGPIPE, SIG_IGN)
         fd = signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))

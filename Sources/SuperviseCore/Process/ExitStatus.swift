@@ -1,5 +1,3 @@
-import _SuperviseCShims
-
 /// How a child's process ended.
 public enum ChildTermination: Equatable, Sendable, CustomStringConvertible {
     /// It called `exit` with this code.
@@ -27,10 +25,7 @@ public enum ChildTermination: Equatable, Sendable, CustomStringConvertible {
         case .exited(let code):
             return "exited with \(code)"
         case .signaled(let signal):
-            guard let abbreviation = _supervise_signal_abbreviation(signal) else {
-                return "killed by signal \(signal)"
-            }
-            return "killed by SIG\(String(cString: abbreviation)) (\(signal))"
+            return "killed by \(SignalName.describe(signal)) (\(signal))"
         }
     }
 }

@@ -78,6 +78,9 @@ final class SupervisedChild {
         earliest(earliest(freezeRecheckAt, restartAt), lifecycleDeadline)
     }
 
+    /// A run was spawned and something of its tree may still be running.
+    var hasProcesses: Bool { pid > 0 && !isFinished }
+
     /// Nothing more will happen to this child: exited, its tree gone, no restart pending.
     var isDone: Bool { isFinished && wrappedUp && restartAt == nil }
 

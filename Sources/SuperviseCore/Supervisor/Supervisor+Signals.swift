@@ -3,28 +3,38 @@ import Glibc
 #endif
 
 extension Supervisor {
-    /// SIGUSR1 backgrounds every child, SIGUSR2 brings every child back, SIGTERM/SIGINT/SIGHUP
-    /// terminate them (a second one kills), SIGCHLD reaps.
+    /// Acts on each signal received, as `options.signalTable` says; SIGCHLD reaps.
     func handleSignals() {
         for signal in signals.drain() {
             let now = MonotonicClock.now()
-            switch signal {
-            case SIGCHLD:
+            guard signal != SIGCHLD else {
                 reap(at: now)
-            case SIGUSR1:
-                logger.info("SIGUSR1: moving every child to the background")
+                continue
+            }
+            let name = SignalName.describe(signal)
+            switch options.signalTable.action(for: signal) ?? .ignore {
+            case .background:
+                logger.info("\(name): moving every child to the background")
                 for child in children { child.handle(.background, at: now) }
-            case SIGUSR2:
-                logger.info("SIGUSR2: bringing every child to the foreground")
+            case .foreground:
+                logger.info("\(name): bringing every child to the foreground")
                 for child in children { child.handle(.foreground, at: now) }
-            default:
+            case .terminate:
                 terminationSignals += 1
                 let escalate = terminationSignals > 1
-                logger.notice("signal \(signal): \(escalate ? "killing" : "terminating") every child")
+                logger.notice("\(name): \(escalate ? "killing" : "terminating") every child")
                 for child in children {
                     child.cancelRestart(at: now)
                     child.handle(.terminate(escalate: escalate), at: now)
                 }
+            case .forward:
+                logger.notice("\(name): forwarding it to every child's processes")
+                for child in children where child.hasProcesses {
+                    child.record(.note, "forwarded \(name)", at: now)
+                    child.unit.signalTree(signal)
+                }
+            case .ignore:
+                logger.notice("\(name): ignored")
             }
         }
     }

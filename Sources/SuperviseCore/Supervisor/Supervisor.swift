@@ -30,7 +30,7 @@ public final class Supervisor {
         self.specs = children
         self.options = options
         self.logger = logger
-        self.signals = try SignalReceiver()
+        self.signals = try SignalReceiver(taking: options.signalTable.signals + [SIGCHLD])
         self.loop = try EventLoop()
     }
 
