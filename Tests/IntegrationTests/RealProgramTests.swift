@@ -99,7 +99,7 @@ import Testing
         let child = try #require((status["pid"] as? Int).map(Int32.init))
         cgroup = status["cgroup"] as? String
         let master = try #require(server.masterPid)
-        #expect(daemon ? master != child : master == child)
+        #expect(daemon ? master != child : master == child, "master \(master), supervise's child \(child)")
         // With daemon on, the master was reparented to supervise (a subreaper), out of the child's tree.
         func tree() -> [ProcEntry] {
             var processes = ProcTable.tree(of: child)

@@ -36,9 +36,12 @@ struct PostgresCluster {
         guard let user = getpwnam("postgres"), chown(directory.path, user.pointee.pw_uid, user.pointee.pw_gid) == 0 else {
             throw SetupFailure("could not give \(directory.path) to user postgres")
         }
-        let initdb = try Self.run(asPostgres: ["initdb", "-D", dataDirectory, "-U", "postgres", "-A", "trust",
-                                               "--no-sync", "--no-instructions"])
-        guard initdb.status == 0 else { throw SetupFailure("initdb failed (\(initdb.status)): \(initdb.output)") }
+        let initdb = try Self.run(Self.asPostgres(["initdb", "-D", dataDirectory, "-U", "postgres", "-A", "trust",
+                                                   "--no-sync", "--no-instructions"]))
+        guard initdb.status == 0 else {
+            remove()
+            throw SetupFailure("initdb failed (\(initdb.status)): \(initdb.output)")
+        }
     }
 
     /// The server's command line for supervise: setpriv execs postgres, so the postmaster is
@@ -88,10 +91,6 @@ struct PostgresCluster {
     private static func asPostgres(_ command: [String]) -> [String] {
         ["/usr/bin/setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--", program(command[0])]
             + command.dropFirst()
-    }
-
-    private static func run(asPostgres command: [String]) throws -> (status: Int32, output: String) {
-        try run(asPostgres(command))
     }
 
     /// Runs a command to its end, with its stdout and stderr together.
