@@ -3,7 +3,8 @@
 # The Swift toolchain (6.0 or later) must already be on PATH: see swift.org/install.
 set -euo pipefail
 
-packages=(libcap-dev strace procps python3 util-linux)
+# nginx: the real-program tests run their own on 127.0.0.1 (RealProgramTests).
+packages=(libcap-dev strace procps python3 util-linux nginx)
 missing=()
 for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
@@ -12,7 +13,20 @@ if [ ${#missing[@]} -gt 0 ]; then
     sudo=""
     [ "$(id -u)" -eq 0 ] || sudo="sudo"
     $sudo apt-get update -qq
+    # Installing nginx must not start the system's nginx on port 80: a policy-rc.d that says 101
+    # (action forbidden) stops invoke-rc.d and deb-systemd-invoke from starting any service,
+    # unless the machine already has a policy of its own (containers usually do).
+    policy=/usr/sbin/policy-rc.d
+    if [ ! -e "$policy" ]; then
+        trap '$sudo rm -f "$policy"' EXIT
+        printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null
+        $sudo chmod 755 "$policy"
+    fi
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+    # Nor at boot: the package enables nginx.service.
+    if [[ " ${missing[*]} " == *" nginx "* ]] && command -v systemctl >/dev/null; then
+        $sudo systemctl disable --quiet nginx.service 2>/dev/null || true
+    fi
 fi
 if ! command -v swift >/dev/null; then
     echo "setup-debian: swift is not on PATH; install a Swift 6 toolchain (swift.org/install) and retry" >&2

@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+
+/// Real multi-process servers under supervise, on each freezer: while suspended every process of
+/// the server is frozen (as the kernel tells it) and nobody answers; in the foreground all run
+/// again; `terminate` stops the server cleanly and leaves nothing behind.
+///
+/// PostgreSQL's backends and auxiliary processes each call `setsid`, and nginx with `daemon on`
+/// double-forks into a session of its own: trees that leave the child's process group.
+/// Serialized: each test runs a whole server, and freezes must not race a loaded machine.
+@Suite(.serialized) struct RealProgramTests {
+    static let options = ["--window", "0", "--freeze-timeout", "5", "--grace", "10"]
+
+    @Test(.enabled(if: PostgresCluster.missingReason == nil, Comment(rawValue: PostgresCluster.missingReason ?? "")),
+          arguments: Backend.usable)
+    func postgresIsFrozenResumedAndStoppedWhole(backend: Backend) throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.remove() }
+        let supervise = try LiveSupervise(["--freezer", backend.rawValue, "--name", "postgres"] + Self.options
+                                          + ["--"] + cluster.serverCommand)
+        let seen = SeenProcesses()
+        var cgroup: String?
+        defer {
+            supervise.stop()
+            seen.killSurvivors(cgroup: cgroup)
+        }
+        try #require(Supervise.eventually(timeout: 30) { cluster.isReady() }, "PostgreSQL never accepted connections:\n\(supervise.log)")
+        let status = try #require(supervise.status())
+        let postmaster = try #require((status["pid"] as? Int).map(Int32.init))
+        cgroup = status["cgroup"] as? String
+        #expect(cluster.postmasterPid == postmaster, "setpriv execs postgres: the postmaster is supervise's child")
+
+        let query = try cluster.startQuery("SELECT pg_sleep(2)")
+        defer { if query.isRunning { query.terminate() } }
+        try #require(Supervise.eventually(timeout: 20) {
+            ProcTable.tree(of: postmaster).contains { ProcTable.commandLine($0.pid).contains("[local]") }
+        }, "no backend started for the query")
+        seen.add(ProcTable.tree(of: postmaster))
+
+        supervise.send("background")
+        #expect(supervise.wait(for: "suspended") == "suspended", "\(supervise.log)")
+        let tree = ProcTable.tree(of: postmaster)
+        seen.add(tree)
+        let probe = FreezeProbe(backend: backend, cgroup: cgroup)
+        let unfrozen = probe.unfrozen(tree)
+        #expect(unfrozen.isEmpty, """
+            supervise says suspended, yet of \(tree.count) processes of the server:
+            \(unfrozen.joined(separator: "\n"))
+            """)
+        #expect(!cluster.isReady(), "a suspended server accepted a connection")
+
+        supervise.send("foreground")
+        #expect(supervise.wait(for: "active") == "active", "\(supervise.log)")
+        let stillFrozen = probe.stillFrozen(ProcTable.tree(of: postmaster))
+        #expect(stillFrozen.isEmpty, "after foreground: \(stillFrozen.joined(separator: "; "))")
+        #expect(Supervise.eventually(timeout: 20) { !query.isRunning }, "the query did not finish in the foreground")
+        #expect(query.terminationStatus == 0 && cluster.queryOutput.contains("(1 row)"), "psql: \(cluster.queryOutput)")
+        #expect(cluster.isReady(), "the server does not accept connections after foreground")
+
+        seen.add(ProcTable.tree(of: postmaster))
+        supervise.send("terminate")
+        let run = supervise.finish()
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.exit["by"] as? String == "terminate" && run.exit["in_time"] as? Bool == true, "\(run.exit)")
+        #expect(run.exit["description"] as? String == "exited with 0", "SIGTERM is a smart shutdown: \(run.exit)")
+        #expect(run.stderr.contains("database system is shut down"), "\(run.stderr)")
+        #expect(Supervise.eventually(timeout: 5) { seen.alive.isEmpty }, "left running after supervise exited: \(seen.alive)")
+        #expect(cluster.postmasterPid == nil, "postmaster.pid is still there: the server did not shut down cleanly")
+        if let cgroup { #expect(!FileManager.default.fileExists(atPath: cgroup), "the child's cgroup is left: \(cgroup)") }
+    }
+
+    @Test(.enabled(if: NginxServer.missingReason == nil, Comment(rawValue: NginxServer.missingReason ?? "")),
+          arguments: Backend.usable)
+    func nginxIsFrozenResumedAndStoppedWhole(backend: Backend) throws {
+        try runNginx(daemon: false, backend: backend)
+    }
+
+    @Test(.enabled(if: NginxServer.missingReason == nil, Comment(rawValue: NginxServer.missingReason ?? "")),
+          arguments: Backend.usable)
+    func daemonizedNginxIsFrozenResumedAndStoppedWhole(backend: Backend) throws {
+        try runNginx(daemon: true, backend: backend)
+    }
+
+    /// nginx's master and its two workers (and with `daemon on`, the shell that started them).
+    func runNginx(daemon: Bool, backend: Backend) throws {
+        let server = try NginxServer(daemon: daemon)
+        defer { server.remove() }
+        let supervise = try LiveSupervise(["--freezer", backend.rawValue, "--name", "nginx"] + Self.options
+                                          + ["--"] + server.command)
+        let seen = SeenProcesses()
+        var cgroup: String?
+        defer {
+            supervise.stop()
+            seen.killSurvivors(cgroup: cgroup)
+        }
+        try #require(Supervise.eventually(timeout: 30) { server.answer(timeout: 1) != nil },
+                     "nginx never answered:\n\(supervise.log)\n\(server.errorLog)")
+        let status = try #require(supervise.status())
+        let child = try #require((status["pid"] as? Int).map(Int32.init))
+        cgroup = status["cgroup"] as? String
+        let master = try #require(server.masterPid)
+        #expect(daemon ? master != child : master == child, "master \(master), supervise's child \(child)")
+        // With daemon on, the master was reparented to supervise (a subreaper), out of the child's tree.
+        func tree() -> [ProcEntry] {
+            var processes = ProcTable.tree(of: child)
+            processes += ProcTable.tree(of: master).filter { !processes.contains($0) }
+            return processes
+        }
+        try #require(Supervise.eventually(timeout: 20) {
+            tree().filter { ProcTable.commandLine($0.pid).contains("worker process") }.count == 2
+        }, "nginx did not start its two workers")
+        seen.add(tree())
+
+        supervise.send("background")
+        #expect(supervise.wait(for: "suspended") == "suspended", "\(supervise.log)")
+        let frozenTree = tree()
+        seen.add(frozenTree)
+        let probe = FreezeProbe(backend: backend, cgroup: cgroup)
+        let unfrozen = probe.unfrozen(frozenTree)
+        #expect(unfrozen.isEmpty, """
+            supervise says suspended, yet of \(frozenTree.count) processes of nginx:
+            \(unfrozen.joined(separator: "\n"))
+            """)
+        let answered = server.answer(timeout: 1)
+        #expect(answered == nil, "a suspended nginx answered: \(answered ?? "")")
+
+        supervise.send("foreground")
+        #expect(supervise.wait(for: "active") == "active", "\(supervise.log)")
+        let stillFrozen = probe.stillFrozen(tree())
+        #expect(stillFrozen.isEmpty, "after foreground: \(stillFrozen.joined(separator: "; "))")
+        #expect(server.answer(timeout: 10)?.contains(" 200 ") == true, "nginx does not answer after foreground")
+
+        seen.add(tree())
+        supervise.send("terminate")
+        let run = supervise.finish()
+        #expect(run.status == 0, "\(run.stderr)\n\(server.errorLog)")
+        #expect(run.exit["by"] as? String == "terminate" && run.exit["in_time"] as? Bool == true, "\(run.exit)")
+        #expect(Supervise.eventually(timeout: 5) { seen.alive.isEmpty }, "left running after supervise exited: \(seen.alive)")
+        #expect(server.answer(timeout: 1) == nil, "something still answers on nginx's port \(server.port)")
+        if let cgroup { #expect(!FileManager.default.fileExists(atPath: cgroup), "the child's cgroup is left: \(cgroup)") }
+    }
+}
