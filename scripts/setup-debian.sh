@@ -3,8 +3,8 @@
 # The Swift toolchain (6.0 or later) must already be on PATH: see swift.org/install.
 set -euo pipefail
 
-# nginx: the real-program tests run their own on 127.0.0.1 (RealProgramTests).
-packages=(libcap-dev strace procps python3 util-linux nginx)
+# nginx, postgresql: the real-program tests run their own on 127.0.0.1 (RealProgramTests).
+packages=(libcap-dev strace procps python3 util-linux nginx postgresql)
 missing=()
 for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
@@ -13,7 +13,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     sudo=""
     [ "$(id -u)" -eq 0 ] || sudo="sudo"
     $sudo apt-get update -qq
-    # Installing nginx must not start the system's nginx on port 80: a policy-rc.d that says 101
+    # Installing nginx or postgresql must not start a system service (nginx on port 80): a policy-rc.d that says 101
     # (action forbidden) stops invoke-rc.d and deb-systemd-invoke from starting any service,
     # unless the machine already has a policy of its own (containers usually do).
     policy=/usr/sbin/policy-rc.d
