@@ -6,6 +6,27 @@ import Testing
         try #require(TOMLParser.parse("v = \(text)")["v"]).value
     }
 
+    @Test(arguments: [
+        String(repeating: "[", count: 40_000),
+        String(repeating: "{ a = ", count: 50_000),
+        String(repeating: "[", count: TOMLParser.maxNesting + 1) + String(repeating: "]", count: TOMLParser.maxNesting + 1),
+    ])
+    func deepNestingIsRefusedNotAStackOverflow(text: String) {
+        #expect(throws: TOMLError(line: 1, message: "arrays and inline tables nested more than \(TOMLParser.maxNesting) deep")) {
+            try TOMLParser.parse("command = " + text)
+        }
+    }
+
+    @Test func nestingUpToTheBoundIsRead() throws {
+        let depth = TOMLParser.maxNesting
+        var value = try value(String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth))
+        for _ in 0..<depth {
+            guard case .array(let elements) = value, let first = elements.first else { Issue.record("not nested: \(value)"); return }
+            value = first
+        }
+        #expect(value == .integer(1))
+    }
+
     @Test func keepsKeysInOrderWithTheirLines() throws {
         let root = try TOMLParser.parse("""
             # header comment

@@ -24,9 +24,16 @@ import Testing
     }
 
     @Test(arguments: ["", "   ", "abc", "s", "ms", ".", "1..2", "2 s", "2S", "2sec", "1e3", "nan", "inf",
-                      "+2", "0x10", "1,5", "2ss", "Ⅴs", "٣"])
+                      "+2", "0x10", "1,5", "2ss", "Ⅴs", "٣",
+                      // A digit with a combining mark is one Character but not a digit (it once trapped).
+                      "1\u{301}", "1\u{301}s", "0.5\u{301}", "\u{301}1"])
     func refusesGarbage(text: String) {
         #expect(throws: UsageError.self) { try DurationParser.parse(text) }
+    }
+
+    @Test(arguments: ["sleep 1\u{301}", "wait active timeout=1\u{301}s"])
+    func commandsWithACombiningMarkInADurationAreRefused(line: String) {
+        #expect(throws: UsageError.self) { try ControlParser.parse(line) }
     }
 
     @Test func errorQuotesTheValueAndTheAcceptedForms() {

@@ -1,7 +1,14 @@
 /// Small text helpers shared by the control-command and config parsers.
 enum ControlText {
+    /// The value of an ASCII digit `0`–`9`, or `nil` for anything else — a digit followed by a
+    /// combining mark (`1\u{301}`) is one `Character` but not a digit.
+    static func digitValue(_ character: Character) -> Int64? {
+        guard let ascii = character.asciiValue, ascii >= UInt8(ascii: "0"), ascii <= UInt8(ascii: "9") else { return nil }
+        return Int64(ascii - UInt8(ascii: "0"))
+    }
+
     static func isDigit(_ character: Character) -> Bool {
-        character >= "0" && character <= "9"
+        digitValue(character) != nil
     }
 
     static func isSpace(_ character: Character) -> Bool {

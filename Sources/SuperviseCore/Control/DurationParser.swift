@@ -55,21 +55,20 @@ public enum DurationParser {
     /// `nil` when `text` is not such a number.
     private static func decimalParts(_ text: Substring) -> (Int64?, Int64, Int)? {
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        let wholeDigits = parts[0]
-        let fractionDigits = parts.count > 1 ? parts[1] : ""
-        guard wholeDigits.allSatisfy(ControlText.isDigit), fractionDigits.allSatisfy(ControlText.isDigit),
-              !(wholeDigits.isEmpty && fractionDigits.isEmpty)
+        let wholeDigits = parts[0].map(ControlText.digitValue)
+        let fractionDigits = (parts.count > 1 ? parts[1] : "").map(ControlText.digitValue)
+        guard !wholeDigits.contains(nil), !fractionDigits.contains(nil), !(wholeDigits.isEmpty && fractionDigits.isEmpty)
         else { return nil }
         var whole: Int64? = 0
-        for digit in wholeDigits {
+        for case let digit? in wholeDigits {
             guard let value = whole else { break }
             let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times10.addingReportingOverflow(Int64(digit.asciiValue! - 48))
+            let (sum, overflow2) = times10.addingReportingOverflow(digit)
             whole = overflow1 || overflow2 ? nil : sum
         }
         var fraction: Int64 = 0
         let kept = fractionDigits.prefix(maxFractionDigits)
-        for digit in kept { fraction = fraction * 10 + Int64(digit.asciiValue! - 48) }
+        for case let digit? in kept { fraction = fraction * 10 + digit }
         return (whole, fraction, kept.count)
     }
 }

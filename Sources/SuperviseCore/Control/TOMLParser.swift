@@ -13,6 +13,12 @@ struct TOMLParser {
     private let scalars: [Unicode.Scalar]
     private var position = 0
     private var line = 1
+    /// How many arrays and inline tables enclose the value being read.
+    private var depth = 0
+
+    /// The deepest nesting of arrays and inline tables accepted: a config needs two or three
+    /// levels, and tens of thousands would overflow the stack of this recursive parser.
+    static let maxNesting = 32
 
     init(_ text: String) {
         scalars = Array(text.unicodeScalars)
@@ -194,6 +200,8 @@ struct TOMLParser {
     }
 
     private mutating func array() throws(TOMLError) -> TOMLValue {
+        try enterNesting()
+        defer { depth -= 1 }
         let openingLine = line
         position += 1
         var elements: [TOMLValue] = []
@@ -213,6 +221,8 @@ struct TOMLParser {
     }
 
     private mutating func inlineTable() throws(TOMLError) -> TOMLValue {
+        try enterNesting()
+        defer { depth -= 1 }
         var table = TOMLTable(line: line, origin: .inline)
         position += 1
         skipSpaces()
@@ -228,6 +238,13 @@ struct TOMLParser {
             default: throw error("expected ',' or '}' in the inline table (it must fit on one line)")
             }
         }
+    }
+
+    private mutating func enterNesting() throws(TOMLError) {
+        guard depth < Self.maxNesting else {
+            throw error("arrays and inline tables nested more than \(Self.maxNesting) deep")
+        }
+        depth += 1
     }
 
     /// Booleans and numbers: a run of characters up to a delimiter.
