@@ -131,12 +131,15 @@ func writeAll(_ fd: Int32, _ text: String) {
     text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
 }
 
-/// Writes all of `bytes` to `fd`, retrying on partial writes and EINTR.
-func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
+/// Writes all of `bytes` to `fd`, retrying on partial writes and EINTR; whether all was written
+/// (on `false`, `errno` says why).
+@discardableResult
+func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
     var offset = 0
     while offset < bytes.count {
         let written = retryingOnInterrupt { write(fd, bytes.baseAddress! + offset, bytes.count - offset) }
-        guard written > 0 else { return }
+        guard written > 0 else { return false }
         offset += written
     }
+    return true
 }

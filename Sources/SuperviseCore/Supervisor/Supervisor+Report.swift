@@ -3,23 +3,14 @@ import Glibc
 #endif
 
 extension Supervisor {
-    /// Writes the JSON report to `--report`, if asked (atomically: a temporary file, then rename).
+    /// Writes the JSON report to `--report`, if asked: whole or not at all (``ReportFile``).
     func writeReport() {
         guard let path = options.reportPath else { return }
         var text = ""
         reportJSON().write(into: &text)
         text += "\n"
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            logger.error("cannot write the report to \(path): \(describeErrno(errno)); check the directory exists and is writable")
-            return
-        }
-        writeAll(fd, text)
-        close(fd)
-        if rename(temporary, path) != 0 {
-            logger.error("cannot write the report to \(path): \(describeErrno(errno))")
-            unlink(temporary)
+        if case .failure(let error) = ReportFile.write(text, to: path) {
+            logger.error("cannot write the report to \(path): \(error.sentenceText); check the directory exists and is writable")
         }
     }
 
