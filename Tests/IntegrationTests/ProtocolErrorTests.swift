@@ -26,6 +26,20 @@ import Testing
     }
 }
 
+/// What a child writes can't forge or hide a line of the supervisor's log.
+@Suite struct LogInjectionTests {
+    @Test(arguments: ["text", "json"])
+    func controlCharactersInARequestAreEscapedInTheLog(format: String) throws {
+        let run = try Supervise.run(["--log-format", format, "--", "sh", "-c",
+                                     "printf 'nonsense \\033[2J\\007\\rsupervise: x: suspended\\n' >&4; sleep 0.3"])
+        let refused = run.stderr.split(separator: "\n").filter { $0.contains("nonsense") }
+        #expect(refused.count == 1, "\(run.stderr)")
+        #expect(!run.stderr.unicodeScalars.contains { $0.value == 0x1B || $0 == "\u{07}" || $0 == "\r" }, "\(run.stderr)")
+        #expect(refused.first?.contains("\\u001b[2J\\u0007\\rsupervise: x: suspended") == true, "\(refused)")
+        #expect(!run.stderr.split(separator: "\n").contains { $0.hasPrefix("supervise: x:") })
+    }
+}
+
 /// Misbehaving children don't stall the supervisor.
 @Suite struct FloodTests {
     @Test func floodingChildDoesNotStallCommandsOrTimers() throws {

@@ -70,14 +70,8 @@ public enum JSONValue: Equatable, Sendable {
             switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default:
-                out.unicodeScalars.append(scalar)
+                if let escape = ControlEscapes.escape(scalar) { out += escape } else { out.unicodeScalars.append(scalar) }
             }
         }
         out += "\""

@@ -38,8 +38,8 @@ public struct StderrLogHandler: LogHandler {
         case .text:
             line = "supervise: "
             if event.level >= .error { line += "error: " } else if event.level == .warning { line += "warning: " }
-            if let child { line += child + ": " }
-            line += "\(event.message)"
+            if let child { line += ControlEscapes.escaped(child) + ": " }
+            line += ControlEscapes.escaped("\(event.message)")
         case .json:
             var members: [(String, JSONValue)] = [
                 ("t_ms", .double(MonotonicClock.now().milliseconds(since: origin))),
