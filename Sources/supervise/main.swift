@@ -1,6 +1,16 @@
+import SuperviseCore
 #if canImport(Glibc)
 import Glibc
 #endif
+
+/// `message` on one line: ArgumentParser's list of allowed values (`  - trace` lines) joined
+/// with commas, and any other line break in what the user typed escaped.
+func oneLine(_ message: String) -> String {
+    let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
+    let items = lines.dropFirst().map { $0.drop { $0 == " " } }
+    guard !items.isEmpty, items.allSatisfy({ $0.hasPrefix("- ") }) else { return ControlEscapes.escaped(message) }
+    return ControlEscapes.escaped(lines[0] + " " + items.map { $0.dropFirst(2) }.joined(separator: ", "))
+}
 
 // Usage errors exit with 2, as the contract says, rather than ArgumentParser's 64; one line.
 do {
@@ -10,7 +20,7 @@ do {
     if SuperviseCommand.exitCode(for: error).isSuccess {
         SuperviseCommand.exit(withError: error)
     }
-    let line = "supervise: error: \(SuperviseCommand.message(for: error)) (see 'supervise --help')\n"
+    let line = "supervise: error: \(oneLine(SuperviseCommand.message(for: error))) (see 'supervise --help')\n"
     _ = line.withCString { write(2, $0, strlen($0)) }
     exit(2)
 }

@@ -12,6 +12,9 @@ import Testing
         (["--launch", "sideways", "--", "true"], "sideways"),
         (["--violation-status", "300", "--", "true"], "violation-status"),
         ([], "no command"),
+        (["--log-level", "loud", "--", "true"], "trace, debug, info, notice, warning, error, critical"),
+        (["--name", "a\nb", "--", "true"], "'a\\nb'"),
+        (["--window", "1\u{301}", "--", "true"], "invalid duration"),
     ])
     func invalidOptionsExitWith2(arguments: [String], mentions: String) throws {
         let marker = Supervise.temporaryDirectory().appendingPathComponent("launched").path

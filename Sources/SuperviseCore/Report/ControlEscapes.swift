@@ -1,6 +1,6 @@
 /// Escapes for the control characters that must never reach a log line or a JSON string raw:
 /// a child's ESC, BEL or CR in the text log could otherwise forge or hide a line.
-enum ControlEscapes {
+public enum ControlEscapes {
     /// `\n`, `\r`, `\t`, or `\u001b` for the other C0 controls, DEL and the C1 controls;
     /// `nil` for any other scalar.
     static func escape(_ scalar: Unicode.Scalar) -> String? {
@@ -17,7 +17,7 @@ enum ControlEscapes {
     }
 
     /// `text` with every control character escaped, so it stays on one line and shows as written.
-    static func escaped(_ text: String) -> String {
+    public static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { escape($0) != nil }) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
