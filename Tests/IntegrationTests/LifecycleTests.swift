@@ -36,6 +36,24 @@ import Testing
         #expect(run.child["aware"] as? Bool == false)
     }
 
+    /// Timeline times are read when each entry is made: a freeze verified in the same decision
+    /// once read "frozen in 0.0 ms" with `suspended` at the instant of `background`.
+    @Test(arguments: Backend.usable)
+    func timelineTimesAreWhenEachEntryWasMade(backend: Backend) throws {
+        let run = try Supervise.run(["--freezer", backend.rawValue, "--freeze-timeout", "5", "--window", "0",
+                                     "--", "sh", "-c", "sleep 30 & sleep 30 & wait"],
+                                    stdin: "background\nwait suspended timeout=10s\nterminate\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        let times = run.timeline.compactMap { $0["t_ms"] as? Double }
+        #expect(times == times.sorted(), "entries are in time order")
+        let frozen = try #require(run.timeline("freeze").first)
+        let took = try #require(Double(frozen.split(separator: " ").dropLast().last ?? ""), "\(frozen)")
+        #expect(took > 0, "a freeze takes time to request and verify: \(frozen)")
+        let suspending = try #require(run.time(of: "state", "suspending"))
+        let suspended = try #require(run.time(of: "state", "suspended"))
+        #expect(suspended > suspending, "suspended is recorded after the verification, not at the decision's instant")
+    }
+
     /// A held command falling due in the same loop turn as the window's end once ran in the middle
     /// of the window's decision: `foreground` thawed, then the decision's `freeze` froze the child
     /// for good while its state read `active`.

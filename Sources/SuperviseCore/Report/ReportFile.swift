@@ -15,10 +15,8 @@ enum ReportFile {
         let fd = retryingOnInterrupt { mkstemp(&template) }
         guard fd >= 0 else { return .failure(Errno(rawValue: errno)) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        let temporary = String(cString: template)
-        var bytes = text
-        let written = bytes.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
-        let synced = written && retryingOnInterrupt { fsync(fd) } == 0
+        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let synced = writeAll(fd, text) && retryingOnInterrupt { fsync(fd) } == 0
         let failure = synced ? nil : Errno(rawValue: errno)
         close(fd)
         if let failure {

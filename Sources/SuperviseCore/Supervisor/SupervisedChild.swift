@@ -143,13 +143,13 @@ final class SupervisedChild {
             guard let parsed = RequestParser.parse(bytes) else { return }
             result = parsed
             if timeline.keepsMessages {
-                timeline.append(.request, String(decoding: bytes, as: UTF8.self), at: now)
+                record(.request, String(decoding: bytes, as: UTF8.self))
             } else {
-                timeline.append(.request, "", at: now)
+                record(.request, "")
             }
         case .tooLong(let prefix):
             result = .failure(RequestError(code: .lineTooLong, rawRequest: prefix))
-            timeline.append(.request, String(decoding: prefix, as: UTF8.self) + "…", at: now)
+            record(.request, String(decoding: prefix, as: UTF8.self) + "…")
         }
         switch result {
         case .success(let request):
@@ -173,18 +173,21 @@ final class SupervisedChild {
 
     // MARK: - Records
 
-    func record(_ kind: TimelineKind, _ text: @autoclosure () -> String, at now: Instant) {
-        timeline.append(kind, text(), at: now)
+    /// Adds a timeline entry at the time it is made: one input's decision can take a while
+    /// (a freeze verified across many processes), so its entries are not stamped with the
+    /// instant it started.
+    func record(_ kind: TimelineKind, _ text: @autoclosure () -> String) {
+        timeline.append(kind, text(), at: MonotonicClock.now())
     }
 
-    func recordSnapshot(at now: Instant) {
+    func recordSnapshot() {
         guard let usage = unit.resourceUsage() else { return }
-        snapshots.append((now.milliseconds(since: origin), usage))
+        snapshots.append((MonotonicClock.now().milliseconds(since: origin), usage))
     }
 
-    func recordSpawnFailure(_ error: SupervisorError, at now: Instant) {
+    func recordSpawnFailure(_ error: SupervisorError) {
         spawnFailure = error
-        record(.note, error.message, at: now)
+        record(.note, error.message)
     }
 
     func started(pid: Int32, writer: EventWriter, reader: RequestReader, at now: Instant) {
@@ -217,15 +220,15 @@ final class SupervisedChild {
     func scheduleRestart(at now: Instant) {
         let delay = backoff.delay(afterRunOf: now - runStartedAt)
         restartAt = now + delay
-        record(.note, "restarting in \(delay.formatted) (run \(pastRuns.count + 2))", at: now)
+        record(.note, "restarting in \(delay.formatted) (run \(pastRuns.count + 2))")
         logger.notice("restarting in \(delay.formatted)")
     }
 
     /// Drops a pending restart (the child was told to terminate).
-    func cancelRestart(at now: Instant) {
+    func cancelRestart() {
         guard restartAt != nil else { return }
         restartAt = nil
-        record(.note, "restart cancelled", at: now)
+        record(.note, "restart cancelled")
     }
 
     /// Starts a fresh lifecycle for the next run, keeping the last one for the report.

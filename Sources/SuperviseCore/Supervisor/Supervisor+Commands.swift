@@ -8,12 +8,14 @@ extension Supervisor {
     /// Called only between inputs, once the last one's actions are all carried out (never from
     /// inside a child's decision): a command run while a decision's `freeze` was still to come
     /// once left a child frozen while its state read `active`.
-    func runCommands(at now: Instant) {
+    ///
+    /// Each command is taken at the time it runs: the one before may have taken a while.
+    func runCommands() {
         guard let commands else { return }
-        releaseHold(at: now)
+        releaseHold(at: MonotonicClock.now())
         while !children.allSatisfy(\.isDone), let (number, text) = commands.nextLine() {
-            execute(text, line: number, at: now)
-            releaseHold(at: now)
+            execute(text, line: number, at: MonotonicClock.now())
+            releaseHold(at: MonotonicClock.now())
         }
     }
 
@@ -30,7 +32,7 @@ extension Supervisor {
         case .foreground(let target): apply(.foreground, to: target, line, text, at: now)
         case .terminate(let target):
             guard let targets = resolve(target, line, text) else { return }
-            for child in targets { child.cancelRestart(at: now) }
+            for child in targets { child.cancelRestart() }
             apply(.terminate(escalate: false), to: target, line, text, at: now)
         case .event(let target, let kind, let eventText):
             apply(.event(kind: kind, text: eventText), to: target, line, text, at: now)
@@ -126,9 +128,10 @@ extension Supervisor {
 }
 
 /// Writes all of `text` to `fd`, retrying on partial writes and EINTR.
-func writeAll(_ fd: Int32, _ text: String) {
+@discardableResult
+func writeAll(_ fd: Int32, _ text: String) -> Bool {
     var text = text
-    text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
+    return text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
 }
 
 /// Writes all of `bytes` to `fd`, retrying on partial writes and EINTR; whether all was written

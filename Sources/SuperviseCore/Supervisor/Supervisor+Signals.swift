@@ -24,13 +24,13 @@ extension Supervisor {
                 let escalate = terminationSignals > 1
                 logger.notice("\(name): \(escalate ? "killing" : "terminating") every child")
                 for child in children {
-                    child.cancelRestart(at: now)
+                    child.cancelRestart()
                     child.handle(.terminate(escalate: escalate), at: now)
                 }
             case .forward:
                 logger.notice("\(name): forwarding it to every child's processes")
                 for child in children where child.hasProcesses {
-                    child.record(.note, "forwarded \(name)", at: now)
+                    child.record(.note, "forwarded \(name)")
                     child.unit.signalTree(signal)
                 }
             case .ignore:

@@ -45,7 +45,7 @@ public final class Supervisor {
         }
         openFilesLimit = OpenFilesLimit.raise()
         _supervise_become_subreaper()
-        loop.afterEachHandler = { [unowned self] in self.runCommands(at: MonotonicClock.now()) }
+        loop.afterEachHandler = { [unowned self] in self.runCommands() }
         loop.add(signals.fd) { [unowned self] _ in self.handleSignals() }
         if options.control == .stdin {
             devNull = open("/dev/null", O_RDONLY | O_CLOEXEC)
@@ -67,12 +67,12 @@ public final class Supervisor {
             }
             if children.allSatisfy(\.isDone) {
                 // A `wait` still holding fails now (123); no further command runs.
-                runCommands(at: now)
+                runCommands()
                 break
             }
             if let commands, commands.needsDirectRead {
                 commands.readAvailable()
-                runCommands(at: MonotonicClock.now())
+                runCommands()
             }
             loop.wait(until: nextDeadline(), pollOnly: commands?.needsDirectRead ?? false)
             let woken = MonotonicClock.now()
@@ -80,7 +80,7 @@ public final class Supervisor {
                 if let restart = child.restartAt, restart <= woken { start(child, at: woken) }
                 if let deadline = child.nextDeadline, deadline <= woken { child.tick(at: woken) }
             }
-            runCommands(at: woken)
+            runCommands()
         }
     }
 
