@@ -2,27 +2,50 @@
 import Glibc
 import SystemPackage
 
-/// This supervisor's own cgroup, `supervise-PID`, and the naming of the child cgroups made in it.
+/// This supervisor's own cgroup, `supervise-PID-TOKEN`, locked for as long as it lives,
+/// and the naming of the child cgroups made in it.
 final class SupervisorCgroup {
-    /// The directory name prefix that marks a supervisor's cgroup (the sweeper looks for it).
-    static let namePrefix = "supervise-"
+    /// How many fresh names to try when a sweep keeps taking the brand-new directory.
+    private static let attempts = 8
 
     let version: CgroupVersion
     let directory: String
+    /// Held until the directory is removed: while it is, no sweep touches the directory.
+    private let lock: CgroupDirectoryLock
     private var counter = 0
 
-    /// Creates (or, made earlier by this same process, reuses) `supervise-PID` in `location`.
+    /// Creates a cgroup of a fresh name in `location` and locks it.
+    ///
+    /// A sweep that lists the directory before it is locked judges it stale, locks it and removes
+    /// it; then this one either finds it locked or finds the path gone, and tries another name.
     init(in location: CgroupLocation, version: CgroupVersion) throws(FreezerUnusable) {
         self.version = version
-        directory = location.directory + "/" + Self.namePrefix + String(getpid())
-        switch FileIO.makeDirectory(directory) {
-        case .success, .failure(.fileExists):
-            break
-        case .failure(let error) where [.permissionDenied, .notPermitted, .readOnlyFileSystem].contains(error):
-            throw FreezerUnusable("\(version.displayName) at \(location.directory) is not writable: \(error.sentenceText)")
-        case .failure(let error):
-            throw FreezerUnusable("could not create \(directory): \(error.sentenceText)")
+        for _ in 0..<Self.attempts {
+            let directory = location.directory + "/" + SupervisorCgroupName.random(pid: getpid())
+            switch FileIO.makeDirectory(directory) {
+            case .success:
+                break
+            case .failure(.fileExists):
+                continue
+            case .failure(let error) where [.permissionDenied, .notPermitted, .readOnlyFileSystem].contains(error):
+                throw FreezerUnusable("\(version.displayName) at \(location.directory) is not writable: \(error.sentenceText)")
+            case .failure(let error):
+                throw FreezerUnusable("could not create \(directory): \(error.sentenceText)")
+            }
+            switch CgroupDirectoryLock.acquire(directory) {
+            case .success(let lock?) where lock.isOn(directory):
+                self.directory = directory
+                self.lock = lock
+                return
+            case .success(let lock):
+                lock?.release()
+            case .failure(let error):
+                _ = FileIO.removeDirectory(directory)
+                throw FreezerUnusable("could not lock \(directory): \(error.sentenceText)")
+            }
         }
+        throw FreezerUnusable("could not make a cgroup in \(location.directory): sweeps of other supervisors "
+                              + "removed \(Self.attempts) new ones in a row")
     }
 
     /// Makes the cgroup directory for one child, `NAME.N`, and returns its path.
@@ -43,9 +66,11 @@ final class SupervisorCgroup {
         }
     }
 
-    /// Removes `supervise-PID` once it is empty. Another freezer of this process may still use it: then it stays.
+    /// Removes the directory (it is empty by now), then drops the lock. One that can't be removed
+    /// is left unlocked, for the next run's sweep.
     func remove() {
         _ = FileIO.removeDirectory(directory)
+        lock.release()
     }
 }
 #endif
