@@ -157,6 +157,26 @@ struct FreezerProcessTests {
         #expect(error?.message.contains("cgroup v2 at \(directory) is not writable: no such file or directory") == true)
     }
 
+    /// Two supervisors that pick one name (as pids repeat across namespaces) must not share a cgroup.
+    /// The taken directory has a name no sweep judges, so it stays taken throughout.
+    @Test(.enabled(if: cgroup2Usable, "cgroup v2 is not usable here: \(needsRootReason)"))
+    func aSupervisorCgroupNeverReusesADirectoryAndHoldsItsLock() throws {
+        let location = try CgroupSystem.locate(.v2).get()
+        let taken = "supervise-test-taken-\(UUID())", fresh = SupervisorCgroupName.random(pid: 1)
+        let takenPath = location.directory + "/" + taken
+        try #require(mkdir(takenPath, 0o755) == 0, "mkdir \(takenPath): errno \(errno)")
+        defer { rmdir(takenPath) }
+
+        var names = [taken, fresh]
+        let cgroup = try SupervisorCgroup(in: location, version: .v2) { names.removeFirst() }
+        defer { cgroup.remove() }
+        #expect(cgroup.directory == location.directory + "/" + fresh)
+        #expect(try CgroupDirectoryLock.acquire(cgroup.directory).get() == nil, "its own cgroup is not locked")
+        cgroup.remove()
+        #expect(!FileManager.default.fileExists(atPath: cgroup.directory))
+        #expect(FileManager.default.fileExists(atPath: takenPath), "it removed a directory it did not make")
+    }
+
     /// A cgroup in the current form that no one holds locked is a dead supervisor's; a locked one, and
     /// an older build's `supervise-PID` (here named after this live process, so older sweeps skip it too), stay.
     @Test(.enabled(if: cgroup2Usable && cgroup1Usable, "needs both cgroup hierarchies writable: \(needsRootReason)"))

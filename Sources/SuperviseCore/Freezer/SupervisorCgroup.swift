@@ -14,14 +14,16 @@ final class SupervisorCgroup {
     private let lock: CgroupDirectoryLock
     private var counter = 0
 
-    /// Creates a cgroup of a fresh name in `location` and locks it.
+    /// Creates a cgroup in `location` named by `names` (a fresh name each call) and locks it.
     ///
-    /// A sweep that lists the directory before it is locked judges it stale, locks it and removes
-    /// it; then this one either finds it locked or finds the path gone, and tries another name.
-    init(in location: CgroupLocation, version: CgroupVersion) throws(FreezerUnusable) {
+    /// A name already taken is never reused: the next one is tried. A sweep that lists the directory
+    /// before it is locked judges it stale, locks it and removes it; then this one either finds it
+    /// locked or finds the path gone, and tries the next name too.
+    init(in location: CgroupLocation, version: CgroupVersion,
+         names: () -> String = { SupervisorCgroupName.random(pid: getpid()) }) throws(FreezerUnusable) {
         self.version = version
         for _ in 0..<Self.attempts {
-            let directory = location.directory + "/" + SupervisorCgroupName.random(pid: getpid())
+            let directory = location.directory + "/" + names()
             switch FileIO.makeDirectory(directory) {
             case .success:
                 break
@@ -44,8 +46,8 @@ final class SupervisorCgroup {
                 throw FreezerUnusable("could not lock \(directory): \(error.sentenceText)")
             }
         }
-        throw FreezerUnusable("could not make a cgroup in \(location.directory): sweeps of other supervisors "
-                              + "removed \(Self.attempts) new ones in a row")
+        throw FreezerUnusable("could not make a cgroup in \(location.directory): \(Self.attempts) new ones in a row "
+                              + "were taken or removed by other supervisors")
     }
 
     /// Makes the cgroup directory for one child, `NAME.N`, and returns its path.
