@@ -177,8 +177,9 @@ struct FreezerProcessTests {
         #expect(FileManager.default.fileExists(atPath: takenPath), "it removed a directory it did not make")
     }
 
-    /// A cgroup in the current form that no one holds locked is a dead supervisor's; a locked one, and
-    /// an older build's `supervise-PID` (here named after this live process, so older sweeps skip it too), stay.
+    /// A cgroup in the current form that no one holds locked is a dead supervisor's (removed quietly when
+    /// bare); a locked one, and an older build's `supervise-PID` (here named after this live process,
+    /// so older sweeps skip it too), stay.
     @Test(.enabled(if: cgroup2Usable && cgroup1Usable, "needs both cgroup hierarchies writable: \(needsRootReason)"))
     func sweeperRemovesOnlyUnlockedCgroupsOfTheCurrentForm() throws {
         let (live, _) = try FreezerSelection.make(.cgroup2)
@@ -192,8 +193,13 @@ struct FreezerProcessTests {
         ]
         let legacy = try StaleCgroup(parent: v2, name: "supervise-\(getpid())", version: .v2)
         defer { for cgroup in stale + [legacy] { cgroup.cleanUp() } }
+        let bare = v2 + "/" + SupervisorCgroupName.random(pid: 1)
+        try #require(mkdir(bare, 0o755) == 0, "mkdir \(bare): errno \(errno)")
+        defer { rmdir(bare) }
 
         let lines = StaleCgroupSweeper.sweep()
+        #expect(!FileManager.default.fileExists(atPath: bare), "a bare unlocked cgroup was left")
+        #expect(!lines.contains { $0.contains(bare) }, "a bare cgroup, maybe brand-new, was reported: \(lines)")
         for cgroup in stale {
             #expect(lines.contains("removed stale cgroup \(cgroup.directory): its supervisor is gone (killed 1 processes)"), "\(lines)")
             #expect(!FileManager.default.fileExists(atPath: cgroup.directory))

@@ -6,7 +6,10 @@ import SystemPackage
 public enum StaleCgroupSweeper {
     /// Thaws, kills and removes every `supervise-PID-TOKEN` cgroup next to where this run makes its own
     /// (cgroup v2 and the v1 freezer hierarchy) that no supervisor holds locked. A locked one, and any
-    /// other name (an older build's `supervise-PID`), is never touched. Returns one log line per cgroup.
+    /// other name (an older build's `supervise-PID`), is never touched.
+    ///
+    /// Returns one log line per cgroup that held anything. A bare one (no process, no child cgroup) goes
+    /// without a line: it may be brand-new, its maker not locking it yet, and then that maker makes another.
     public static func sweep() -> [String] {
         var lines: [String] = []
         for version in [CgroupVersion.v2, .v1Freezer] {
@@ -14,8 +17,10 @@ public enum StaleCgroupSweeper {
             for name in FileIO.subdirectories(of: location.directory) where SupervisorCgroupName.matches(name) {
                 let directory = location.directory + "/" + name
                 guard case .success(let lock?) = CgroupDirectoryLock.acquire(directory) else { continue }
-                if lock.isOn(directory) { lines.append(sweep(directory, version: version)) }
-                lock.release()
+                defer { lock.release() }
+                // The kernel refuses to remove a cgroup that holds a process or a child cgroup.
+                guard lock.isOn(directory), case .failure = FileIO.removeDirectory(directory) else { continue }
+                lines.append(sweep(directory, version: version))
             }
         }
         return lines

@@ -5,7 +5,7 @@ import SystemPackage
 /// This supervisor's own cgroup, `supervise-PID-TOKEN`, locked for as long as it lives,
 /// and the naming of the child cgroups made in it.
 final class SupervisorCgroup {
-    /// How many fresh names to try when a sweep keeps taking the brand-new directory.
+    /// How many names to try: one is lost only when it exists already, or a sweep took the brand-new directory.
     private static let attempts = 8
 
     let version: CgroupVersion
@@ -17,8 +17,8 @@ final class SupervisorCgroup {
     /// Creates a cgroup in `location` named by `names` (a fresh name each call) and locks it.
     ///
     /// A name already taken is never reused: the next one is tried. A sweep that lists the directory
-    /// before it is locked judges it stale, locks it and removes it; then this one either finds it
-    /// locked or finds the path gone, and tries the next name too.
+    /// before it is locked judges it stale, locks it and removes it; then this one finds it locked,
+    /// or gone, or the path naming another directory, and tries the next name too.
     init(in location: CgroupLocation, version: CgroupVersion,
          names: () -> String = { SupervisorCgroupName.random(pid: getpid()) }) throws(FreezerUnusable) {
         self.version = version
@@ -41,6 +41,8 @@ final class SupervisorCgroup {
                 return
             case .success(let lock):
                 lock?.release()
+            case .failure(.noSuchFileOrDirectory):
+                continue
             case .failure(let error):
                 _ = FileIO.removeDirectory(directory)
                 throw FreezerUnusable("could not lock \(directory): \(error.sentenceText)")
