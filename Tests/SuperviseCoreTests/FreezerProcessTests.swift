@@ -178,34 +178,35 @@ struct FreezerProcessTests {
     }
 
     /// A cgroup in the current form that no one holds locked is a dead supervisor's (removed quietly when
-    /// bare); a locked one, and an older build's `supervise-PID` (here named after this live process,
-    /// so older sweeps skip it too), stay.
+    /// bare); a locked one and an older build's `supervise-PID` stay. All of them are made in a parent
+    /// cgroup of this test's own, where no other supervisor's sweep (the integration tests') looks.
     @Test(.enabled(if: cgroup2Usable && cgroup1Usable, "needs both cgroup hierarchies writable: \(needsRootReason)"))
     func sweeperRemovesOnlyUnlockedCgroupsOfTheCurrentForm() throws {
-        let (live, _) = try FreezerSelection.make(.cgroup2)
-        defer { live.removeAll() }
-        let liveUnit = try live.makeUnit(for: "mine")
-        let v2 = try CgroupSystem.locate(.v2).get().directory
-        let v1 = try CgroupSystem.locate(.v1Freezer).get().directory
+        let v2 = try CgroupSystem.locate(.v2).get().directory + "/supervise-test-sweep-\(UUID())"
+        let v1 = try CgroupSystem.locate(.v1Freezer).get().directory + "/supervise-test-sweep-\(UUID())"
+        try #require(mkdir(v2, 0o755) == 0 && mkdir(v1, 0o755) == 0, "mkdir: errno \(errno)")
+        defer { for parent in [v2, v1] { _ = CgroupTree.remove(parent) } }
+        let live = try SupervisorCgroup(in: CgroupLocation(mountPoint: v2, directory: v2), version: .v2)
+        defer { live.remove() }
         let stale = [
             try StaleCgroup(parent: v2, name: SupervisorCgroupName.random(pid: 1), version: .v2),
             try StaleCgroup(parent: v1, name: SupervisorCgroupName.random(pid: 1), version: .v1Freezer),
         ]
-        let legacy = try StaleCgroup(parent: v2, name: "supervise-\(getpid())", version: .v2)
+        let legacy = try StaleCgroup(parent: v2, name: "supervise-1", version: .v2)
         defer { for cgroup in stale + [legacy] { cgroup.cleanUp() } }
         let bare = v2 + "/" + SupervisorCgroupName.random(pid: 1)
         try #require(mkdir(bare, 0o755) == 0, "mkdir \(bare): errno \(errno)")
         defer { rmdir(bare) }
 
-        let lines = StaleCgroupSweeper.sweep()
-        #expect(!FileManager.default.fileExists(atPath: bare), "a bare unlocked cgroup was left")
-        #expect(!lines.contains { $0.contains(bare) }, "a bare cgroup, maybe brand-new, was reported: \(lines)")
+        let lines = StaleCgroupSweeper.sweep([(.v2, v2), (.v1Freezer, v1)])
         for cgroup in stale {
             #expect(lines.contains("removed stale cgroup \(cgroup.directory): its supervisor is gone (killed 1 processes)"), "\(lines)")
             #expect(!FileManager.default.fileExists(atPath: cgroup.directory))
             #expect(waitUpTo(.seconds(5)) { cgroup.sleeper.isGone() }, "the frozen sleeper of \(cgroup.directory) survived")
         }
-        #expect(try FileManager.default.fileExists(atPath: #require(liveUnit.cgroupPath)), "the sweep removed a live supervisor's cgroup")
+        #expect(lines.count == stale.count, "\(lines)")
+        #expect(!FileManager.default.fileExists(atPath: bare), "a bare unlocked cgroup was left")
+        #expect(FileManager.default.fileExists(atPath: live.directory), "the sweep removed a live supervisor's cgroup")
         #expect(FileManager.default.fileExists(atPath: legacy.directory) && !legacy.sleeper.isGone(),
                 "the sweep touched a legacy cgroup: \(lines)")
     }

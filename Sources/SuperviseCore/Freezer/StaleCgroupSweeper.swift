@@ -11,11 +11,18 @@ public enum StaleCgroupSweeper {
     /// Returns one log line per cgroup that held anything. A bare one (no process, no child cgroup) goes
     /// without a line: it may be brand-new, its maker not locking it yet, and then that maker makes another.
     public static func sweep() -> [String] {
+        sweep([CgroupVersion.v2, .v1Freezer].compactMap { version in
+            guard case .success(let location) = CgroupSystem.locate(version) else { return nil }
+            return (version, location.directory)
+        })
+    }
+
+    /// Sweeps the supervisor cgroups in each of `parents`, as `sweep()` does next to this run's own.
+    static func sweep(_ parents: [(version: CgroupVersion, directory: String)]) -> [String] {
         var lines: [String] = []
-        for version in [CgroupVersion.v2, .v1Freezer] {
-            guard case .success(let location) = CgroupSystem.locate(version) else { continue }
-            for name in FileIO.subdirectories(of: location.directory) where SupervisorCgroupName.matches(name) {
-                let directory = location.directory + "/" + name
+        for (version, parent) in parents {
+            for name in FileIO.subdirectories(of: parent) where SupervisorCgroupName.matches(name) {
+                let directory = parent + "/" + name
                 guard case .success(let lock?) = CgroupDirectoryLock.acquire(directory) else { continue }
                 defer { lock.release() }
                 // The kernel refuses to remove a cgroup that holds a process or a child cgroup.

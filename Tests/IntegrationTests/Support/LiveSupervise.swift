@@ -7,10 +7,12 @@ import Testing
 final class LiveSupervise {
     /// `supervise`, or the `unshare` that forked it.
     let process = Process()
+    private let inPIDNamespace: Bool
     private let input = Pipe(), output = Pipe(), errors = Pipe()
     private let outputData = LockedData(), errorData = LockedData()
 
     init(_ arguments: [String], inPIDNamespace: Bool = false) throws {
+        self.inPIDNamespace = inPIDNamespace
         process.executableURL = URL(fileURLWithPath: inPIDNamespace ? PIDNamespace.unshare : Supervise.binary)
         process.arguments = (inPIDNamespace ? PIDNamespace.options + [Supervise.binary] : []) + arguments
         process.standardInput = input
@@ -25,7 +27,7 @@ final class LiveSupervise {
 
     /// The supervisor's pid as this test sees it: in a pid namespace, the process `unshare` forked.
     var supervisorPID: Int32? {
-        guard process.executableURL?.path == PIDNamespace.unshare else { return process.processIdentifier }
+        guard inPIDNamespace else { return process.processIdentifier }
         let pid = process.processIdentifier
         let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
         return children.split(separator: " ").first.flatMap { Int32($0) }
