@@ -82,7 +82,8 @@ import Testing
         process.standardError = FileHandle.nullDevice
         try process.run()
         #expect(waitForLoops())
-        let cgroups = Self.cgroupDirectories(of: process.processIdentifier)
+        let cgroups = SupervisorCgroups.holding(pid("main"))
+        #expect(cgroups.isEmpty == (backend == .sigstop), "the supervisor's cgroups: \(cgroups)")
         kill(process.processIdentifier, SIGUSR1)
         Thread.sleep(forTimeInterval: 0.5)
         kill(process.processIdentifier, SIGKILL)
@@ -98,11 +99,5 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: path), "stale cgroup left: \(path)")
         }
         if backend == .sigstop { kill(pid("escaped"), SIGKILL) }
-    }
-
-    /// The `supervise-PID` cgroups a supervisor made, in every hierarchy.
-    static func cgroupDirectories(of pid: Int32) -> [String] {
-        ["/sys/fs/cgroup/unified", "/sys/fs/cgroup/freezer", "/sys/fs/cgroup"].map { "\($0)/supervise-\(pid)" }
-            .filter { FileManager.default.fileExists(atPath: $0) }
     }
 }

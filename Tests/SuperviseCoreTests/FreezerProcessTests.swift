@@ -26,7 +26,9 @@ struct FreezerProcessTests {
         defer { freezer.removeAll() }
         let unit = try freezer.makeUnit(for: "tree test")
         let path = try #require(unit.cgroupPath)
-        #expect(path.hasSuffix("/supervise-\(getpid())/tree_test.1"))
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
+        #expect(SupervisorCgroupName.matches(parent) && parent.hasPrefix("supervise-\(getpid())-"), "\(path)")
+        #expect(path.hasSuffix("/tree_test.1"))
         #expect(unit.kind.rawValue == choice.rawValue)
         let tree = try ProcessTree.spawn(into: unit)
         defer { tree.cleanUp() }
@@ -155,33 +157,58 @@ struct FreezerProcessTests {
         #expect(error?.message.contains("cgroup v2 at \(directory) is not writable: no such file or directory") == true)
     }
 
+    /// Two supervisors that pick one name (as pids repeat across namespaces) must not share a cgroup.
+    /// The taken directory has a name no sweep judges, so it stays taken throughout.
+    @Test(.enabled(if: cgroup2Usable, "cgroup v2 is not usable here: \(needsRootReason)"))
+    func aSupervisorCgroupNeverReusesADirectoryAndHoldsItsLock() throws {
+        let location = try CgroupSystem.locate(.v2).get()
+        let taken = "supervise-test-taken-\(UUID())", fresh = SupervisorCgroupName.random(pid: 1)
+        let takenPath = location.directory + "/" + taken
+        try #require(mkdir(takenPath, 0o755) == 0, "mkdir \(takenPath): errno \(errno)")
+        defer { rmdir(takenPath) }
+
+        var names = [taken, fresh]
+        let cgroup = try SupervisorCgroup(in: location, version: .v2) { names.removeFirst() }
+        defer { cgroup.remove() }
+        #expect(cgroup.directory == location.directory + "/" + fresh)
+        #expect(try CgroupDirectoryLock.acquire(cgroup.directory).get() == nil, "its own cgroup is not locked")
+        cgroup.remove()
+        #expect(!FileManager.default.fileExists(atPath: cgroup.directory))
+        #expect(FileManager.default.fileExists(atPath: takenPath), "it removed a directory it did not make")
+    }
+
+    /// A cgroup in the current form that no one holds locked is a dead supervisor's (removed quietly when
+    /// bare); a locked one and an older build's `supervise-PID` stay. All of them are made in a parent
+    /// cgroup of this test's own, where no other supervisor's sweep (the integration tests') looks.
     @Test(.enabled(if: cgroup2Usable && cgroup1Usable, "needs both cgroup hierarchies writable: \(needsRootReason)"))
-    func sweeperRemovesTheCgroupsOfDeadSupervisorsOnly() throws {
-        let (live, _) = try FreezerSelection.make(.cgroup2)
-        defer { live.removeAll() }
-        let liveUnit = try live.makeUnit(for: "mine")
-        let v2 = try CgroupSystem.locate(.v2).get().directory
-        let v1 = try CgroupSystem.locate(.v1Freezer).get().directory
-        let deadPID = try spawnAndReap(["/bin/true"])
-        let reused = try Sleeper()
-        defer { reused.stop() }
-
+    func sweeperRemovesOnlyUnlockedCgroupsOfTheCurrentForm() throws {
+        let v2 = try CgroupSystem.locate(.v2).get().directory + "/supervise-test-sweep-\(UUID())"
+        let v1 = try CgroupSystem.locate(.v1Freezer).get().directory + "/supervise-test-sweep-\(UUID())"
+        try #require(mkdir(v2, 0o755) == 0 && mkdir(v1, 0o755) == 0, "mkdir: errno \(errno)")
+        defer { for parent in [v2, v1] { _ = CgroupTree.remove(parent) } }
+        let live = try SupervisorCgroup(in: CgroupLocation(mountPoint: v2, directory: v2), version: .v2)
+        defer { live.remove() }
         let stale = [
-            try StaleCgroup(parent: v2, pid: deadPID, version: .v2),
-            try StaleCgroup(parent: v1, pid: deadPID, version: .v1Freezer),
-            try StaleCgroup(parent: v2, pid: reused.pid, version: .v2),
+            try StaleCgroup(parent: v2, name: SupervisorCgroupName.random(pid: 1), version: .v2),
+            try StaleCgroup(parent: v1, name: SupervisorCgroupName.random(pid: 1), version: .v1Freezer),
         ]
-        defer { for cgroup in stale { cgroup.cleanUp() } }
+        let legacy = try StaleCgroup(parent: v2, name: "supervise-1", version: .v2)
+        defer { for cgroup in stale + [legacy] { cgroup.cleanUp() } }
+        let bare = v2 + "/" + SupervisorCgroupName.random(pid: 1)
+        try #require(mkdir(bare, 0o755) == 0, "mkdir \(bare): errno \(errno)")
+        defer { rmdir(bare) }
 
-        let lines = StaleCgroupSweeper.sweep()
+        let lines = StaleCgroupSweeper.sweep([(.v2, v2), (.v1Freezer, v1)])
         for cgroup in stale {
-            #expect(lines.contains("removed stale cgroup \(cgroup.directory) of supervisor \(cgroup.ownerPID), which is gone (killed 1 processes)"),
-                    "\(lines)")
+            #expect(lines.contains("removed stale cgroup \(cgroup.directory): its supervisor is gone (killed 1 processes)"), "\(lines)")
             #expect(!FileManager.default.fileExists(atPath: cgroup.directory))
             #expect(waitUpTo(.seconds(5)) { cgroup.sleeper.isGone() }, "the frozen sleeper of \(cgroup.directory) survived")
         }
-        #expect(try FileManager.default.fileExists(atPath: #require(liveUnit.cgroupPath)), "the sweep removed a live supervisor's cgroup")
-        #expect(!reused.isGone(), "the sweep killed the live process that reused a dead supervisor's pid")
+        #expect(lines.count == stale.count, "\(lines)")
+        #expect(!FileManager.default.fileExists(atPath: bare), "a bare unlocked cgroup was left")
+        #expect(FileManager.default.fileExists(atPath: live.directory), "the sweep removed a live supervisor's cgroup")
+        #expect(FileManager.default.fileExists(atPath: legacy.directory) && !legacy.sleeper.isGone(),
+                "the sweep touched a legacy cgroup: \(lines)")
     }
 }
 
@@ -242,13 +269,6 @@ private func spawn(_ arguments: [String], stdin: Int32? = nil, newGroup: Bool = 
     var pid: pid_t = 0
     let status = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ)
     guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EINVAL) }
-    return pid
-}
-
-private func spawnAndReap(_ arguments: [String]) throws -> Int32 {
-    let pid = try spawn(arguments)
-    var status: Int32 = 0
-    waitpid(pid, &status, 0)
     return pid
 }
 
@@ -360,16 +380,14 @@ private final class Sleeper {
     }
 }
 
-/// A `supervise-PID/worker.1` cgroup as a SIGKILLed supervisor leaves it: a frozen sleeper inside.
+/// A supervisor's `NAME/worker.1` cgroup as a SIGKILLed supervisor leaves it: unlocked, a frozen sleeper inside.
 private final class StaleCgroup {
     let directory: String
-    let ownerPID: Int32
     let sleeper: Sleeper
     private let version: CgroupVersion
 
-    init(parent: String, pid: Int32, version: CgroupVersion) throws {
-        directory = parent + "/supervise-\(pid)"
-        ownerPID = pid
+    init(parent: String, name: String, version: CgroupVersion) throws {
+        directory = parent + "/" + name
         self.version = version
         let worker = directory + "/worker.1"
         try #require(mkdir(directory, 0o755) == 0 && mkdir(worker, 0o755) == 0, "mkdir \(worker): errno \(errno)")

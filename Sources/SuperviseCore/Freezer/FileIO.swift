@@ -82,13 +82,6 @@ enum FileIO {
         entries(of: path) { _, isDirectory in isDirectory }
     }
 
-    /// When the inode at `path` last changed, on CLOCK_REALTIME, in nanoseconds.
-    static func changeTime(of path: String) -> Int64? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
-    }
-
     /// Calls `body` until it does not fail with EINTR.
     static func retrying<T: BinaryInteger>(_ body: () -> T) -> Result<T, Errno> {
         while true {

@@ -12,8 +12,6 @@ struct ProcessStat: Equatable {
     var systemTicks: UInt64
     /// CPU time of the children it has reaped, in clock ticks.
     var reapedChildrenTicks: UInt64
-    /// When the process started, in clock ticks since boot.
-    var startTicks: UInt64
 
     /// Whether the task can't run: stopped, traced-stopped, or dead.
     var isHalted: Bool { "TtZX".contains(state) }
@@ -32,15 +30,14 @@ enum ProcFS {
     static func parseStat(_ text: String) -> ProcessStat? {
         guard let close = text.lastIndex(of: ")") else { return nil }
         let fields = text[text.index(after: close)...].split(separator: " ")
-        guard fields.count > 19, let state = fields[0].first,
+        guard fields.count > 14, let state = fields[0].first,
               let parent = Int32(fields[1]), let group = Int32(fields[2]),
               let user = UInt64(fields[11]), let system = UInt64(fields[12]),
-              let childUser = UInt64(fields[13]), let childSystem = UInt64(fields[14]),
-              let start = UInt64(fields[19])
+              let childUser = UInt64(fields[13]), let childSystem = UInt64(fields[14])
         else { return nil }
         return ProcessStat(state: state, parent: parent, processGroup: group,
                            userTicks: user, systemTicks: system,
-                           reapedChildrenTicks: childUser + childSystem, startTicks: start)
+                           reapedChildrenTicks: childUser + childSystem)
     }
 
     /// The resident set in `/proc/PID/statm` (its second field, in pages), in kB. `statm` is
@@ -69,11 +66,6 @@ enum ProcFS {
         (try? FileIO.readFile("/proc/\(pid)/statm").get()).flatMap { parseResidentKB(statm: $0) }
     }
 
-    /// The command name (at most 15 bytes), without the newline.
-    static func commandName(_ pid: Int32) -> String? {
-        (try? FileIO.readFile("/proc/\(pid)/comm").get()).map { String($0.prefix { $0 != "\n" }) }
-    }
-
     /// Every process id now in `/proc`.
     static func allPIDs() -> [Int32] {
         FileIO.entries(of: "/proc") { name, isDirectory in
@@ -95,17 +87,6 @@ enum ProcFS {
             kilobytes += residentKB(pid) ?? 0
         }
         return ResourceUsage(rssKB: kilobytes, cpuMS: Double(ticks) * 1000 / Double(ticksPerSecond))
-    }
-
-    /// When `pid` started, on CLOCK_REALTIME, in nanoseconds; `nil` if it does not exist.
-    static func startRealtime(_ pid: Int32) -> Int64? {
-        guard let start = stat(pid)?.startTicks else { return nil }
-        var now = timespec(), boot = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        clock_gettime(CLOCK_BOOTTIME, &boot)
-        let sinceBoot = Int64(start) * 1_000_000_000 / Int64(ticksPerSecond)
-        let age = Int64(boot.tv_sec) * 1_000_000_000 + Int64(boot.tv_nsec) - sinceBoot
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec) - age
     }
 }
 #endif

@@ -4,36 +4,37 @@ import SystemPackage
 
 /// Cleans up the cgroups that supervisors which died (SIGKILL, crash) left behind.
 public enum StaleCgroupSweeper {
-    /// Thaws, kills and removes every `supervise-PID` cgroup next to where this run makes its own
-    /// (cgroup v2 and the v1 freezer hierarchy) whose supervisor is gone. Returns one log line per cgroup.
+    /// Thaws, kills and removes every `supervise-PID-TOKEN` cgroup next to where this run makes its own
+    /// (cgroup v2 and the v1 freezer hierarchy) that no supervisor holds locked. A locked one, and any
+    /// other name (an older build's `supervise-PID`), is never touched.
+    ///
+    /// Returns one log line per cgroup that held anything. A bare one (no process, no child cgroup) goes
+    /// without a line: it may be brand-new, its maker not locking it yet, and then that maker makes another.
     public static func sweep() -> [String] {
+        sweep([CgroupVersion.v2, .v1Freezer].compactMap { version in
+            guard case .success(let location) = CgroupSystem.locate(version) else { return nil }
+            return (version, location.directory)
+        })
+    }
+
+    /// Sweeps the supervisor cgroups in each of `parents`, as `sweep()` does next to this run's own.
+    static func sweep(_ parents: [(version: CgroupVersion, directory: String)]) -> [String] {
         var lines: [String] = []
-        for version in [CgroupVersion.v2, .v1Freezer] {
-            guard case .success(let location) = CgroupSystem.locate(version) else { continue }
-            for name in FileIO.subdirectories(of: location.directory) {
-                guard name.hasPrefix(SupervisorCgroup.namePrefix),
-                      let pid = Int32(name.dropFirst(SupervisorCgroup.namePrefix.count)) else { continue }
-                let directory = location.directory + "/" + name
-                guard let changed = FileIO.changeTime(of: directory),
-                      !isLiveSupervisor(pid, cgroupChanged: changed) else { continue }
-                lines.append(sweep(directory, version: version, pid: pid))
+        for (version, parent) in parents {
+            for name in FileIO.subdirectories(of: parent) where SupervisorCgroupName.matches(name) {
+                let directory = parent + "/" + name
+                guard case .success(let lock?) = CgroupDirectoryLock.acquire(directory) else { continue }
+                defer { lock.release() }
+                // The kernel refuses to remove a cgroup that holds a process or a child cgroup.
+                guard lock.isOn(directory), case .failure = FileIO.removeDirectory(directory) else { continue }
+                lines.append(sweep(directory, version: version))
             }
         }
         return lines
     }
 
-    /// Whether `pid` is a running supervisor that made a cgroup last changed at `cgroupChanged`
-    /// (CLOCK_REALTIME ns). A pid reused by another program, or by a supervisor started after the
-    /// cgroup was made, does not count. The name test accepts `supervise` and its test runner.
-    static func isLiveSupervisor(_ pid: Int32, cgroupChanged: Int64) -> Bool {
-        guard let name = ProcFS.commandName(pid), name.hasPrefix("supervise"),
-              let started = ProcFS.startRealtime(pid) else { return false }
-        let clockSlack: Int64 = 2_000_000_000
-        return started <= cgroupChanged + clockSlack
-    }
-
     /// Kills, thaws and removes one stale supervisor cgroup, and says what happened.
-    private static func sweep(_ directory: String, version: CgroupVersion, pid: Int32) -> String {
+    private static func sweep(_ directory: String, version: CgroupVersion) -> String {
         let found = CgroupTree.pids(directory).count
         let emptied = waitBriefly(upTo: .seconds(1)) {
             killAndThaw(directory, version: version)
@@ -42,10 +43,10 @@ public enum StaleCgroupSweeper {
         let left = CgroupTree.pids(directory)
         switch CgroupTree.remove(directory) {
         case .success:
-            return "removed stale cgroup \(directory) of supervisor \(pid), which is gone (killed \(found) processes)"
+            return "removed stale cgroup \(directory): its supervisor is gone (killed \(found) processes)"
         case .failure(let error):
             let why = emptied ? error.sentenceText : "\(left.count) processes would not die (\(left.map(String.init).joined(separator: " ")))"
-            return "could not remove stale cgroup \(directory) of supervisor \(pid), which is gone: \(why); "
+            return "could not remove stale cgroup \(directory), whose supervisor is gone: \(why); "
                 + "kill them and rmdir it by hand"
         }
     }

@@ -26,7 +26,8 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible {
     /// The backends the lifecycle scenarios run against here.
     static var usable: [Backend] { allCases.filter(\.isAvailable) }
 
-    private static func mountPoint(type: String, option: String?) -> String? {
+    /// Where the first file system of `type` (with `option` among its super options) is mounted.
+    static func mountPoint(type: String, option: String?) -> String? {
         guard let text = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") {
             let halves = line.components(separatedBy: " - ")

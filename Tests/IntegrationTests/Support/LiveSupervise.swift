@@ -2,20 +2,25 @@ import Foundation
 import Testing
 
 /// A running `supervise` the test drives one command at a time: its stdin stays open, and
-/// `status` lines are read back from its stdout as the test needs them.
+/// `status` lines are read back from its stdout as the test needs them. With `inPIDNamespace`
+/// it runs as pid 1 of a new pid namespace, with its own `/proc` (`unshare --pid --fork --mount-proc`).
 final class LiveSupervise {
+    /// `supervise`, or the `unshare` that forked it.
     let process = Process()
+    private let inPIDNamespace: Bool
     private let input = Pipe(), output = PipeCollector(), errors = PipeCollector()
     private let directory = Supervise.temporaryDirectory()
     private let start = Date()
     private var reportPath: String { directory.appendingPathComponent("report.json").path }
 
     /// Starts `supervise --report … ARGUMENTS`.
-    init(_ arguments: [String]) throws {
+    init(_ arguments: [String], inPIDNamespace: Bool = false) throws {
         // A command written after supervise exited must fail with EPIPE, not kill the test run.
         signal(SIGPIPE, SIG_IGN)
-        process.executableURL = URL(fileURLWithPath: Supervise.binary)
-        process.arguments = ["--report", reportPath] + arguments
+        self.inPIDNamespace = inPIDNamespace
+        let supervise = [Supervise.binary, "--report", reportPath] + arguments
+        process.executableURL = URL(fileURLWithPath: inPIDNamespace ? PIDNamespace.unshare : supervise[0])
+        process.arguments = inPIDNamespace ? PIDNamespace.options + supervise : Array(supervise.dropFirst())
         process.standardInput = input
         process.standardOutput = output.pipe
         process.standardError = errors.pipe
@@ -29,13 +34,22 @@ final class LiveSupervise {
     /// What supervise has logged so far.
     var log: String { errors.string }
 
+    /// The supervisor's pid as this test sees it: in a pid namespace, the process `unshare` forked.
+    var supervisorPID: Int32? {
+        guard inPIDNamespace else { return process.processIdentifier }
+        let pid = process.processIdentifier
+        let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+        return children.split(separator: " ").first.flatMap { Int32($0) }
+    }
+
     /// Writes one command line.
     func send(_ command: String) {
         try? input.fileHandleForWriting.write(contentsOf: Data((command + "\n").utf8))
     }
 
-    /// Sends `status` and returns the child's line as an object, or nil if none came in `timeout` s.
-    func status(timeout: Double = 10) -> [String: Any]? {
+    /// Sends `status` and returns the first child's line as an object once the commands sent
+    /// before have run (a `wait` holds it back), or nil if none came in `timeout` s.
+    func status(timeout: Double = 20) -> [String: Any]? {
         let seen = statusLines().count
         send("status")
         var line: String?
@@ -52,6 +66,19 @@ final class LiveSupervise {
         return status(timeout: timeout + 5)?["state"] as? String
     }
 
+    /// Waits up to `timeout` seconds for it to exit on its own; its exit status, or `nil` if it did not.
+    func exitStatus(timeout: Double = 20) -> Int32? {
+        guard Supervise.eventually(timeout: timeout, { !process.isRunning }) else { return nil }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Sends `terminate` and waits for the exit; its exit status, or `nil` if it did not exit.
+    func terminate(timeout: Double = 20) -> Int32? {
+        send("terminate")
+        return exitStatus(timeout: timeout)
+    }
+
     /// Closes stdin, waits for supervise to exit (after `timeout` s it is stopped and an issue
     /// recorded), and returns the run with its report.
     func finish(timeout: Double = 30) -> SuperviseRun {
@@ -66,12 +93,16 @@ final class LiveSupervise {
                             report: report, elapsed: Date().timeIntervalSince(start))
     }
 
-    /// Ends supervise if it still runs (SIGTERM, which stops its children; SIGKILL 5 s later), then
-    /// reads its output to the end, or for 2 s where a leftover process still holds the pipes.
+    /// Ends supervise if it still runs (SIGTERM, which stops its children; SIGKILL 5 s later: the
+    /// next run sweeps what that leaves), then reads its output to the end, or for 2 s where a
+    /// leftover process still holds the pipes.
     func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
-            if !Supervise.eventually(timeout: 5, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
+        if process.isRunning, let pid = supervisorPID {
+            kill(pid, SIGTERM)
+            if !Supervise.eventually(timeout: 5, { !process.isRunning }) {
+                kill(pid, SIGKILL)
+                kill(process.processIdentifier, SIGKILL)
+            }
         }
         process.waitUntilExit()
         Supervise.eventually(timeout: 2) { output.ended && errors.ended }
@@ -82,5 +113,28 @@ final class LiveSupervise {
     /// The complete `status` lines on stdout so far (the child's own output shares it).
     private func statusLines() -> [String] {
         output.string.components(separatedBy: "\n").dropLast().filter { $0.hasPrefix("{\"name\":") }
+    }
+}
+
+/// Running a command as pid 1 of a new pid namespace with `unshare`.
+enum PIDNamespace {
+    static let unshare = "/usr/bin/unshare"
+    static let options = ["--pid", "--fork", "--mount-proc"]
+
+    /// Why a new pid namespace can't be made here, or `nil` when it can.
+    static let unavailableReason: String? = {
+        guard FileManager.default.isExecutableFile(atPath: unshare) else { return "util-linux's unshare is not installed" }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: unshare)
+        probe.arguments = options + ["true"]
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return "\(unshare) could not be run" }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0 ? nil : "unshare \(options.joined(separator: " ")) fails here (it needs root)"
+    }()
+
+    /// Why `backend` can't be run in and beside a pid namespace here, or `nil` when it can.
+    static func unavailableReason(with backend: Backend) -> String? {
+        backend.unavailableReason ?? unavailableReason
     }
 }
