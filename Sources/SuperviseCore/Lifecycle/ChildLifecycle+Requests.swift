@@ -45,7 +45,7 @@ extension ChildLifecycle {
     /// Granted in the foreground, and in the background until suspension or termination is
     /// decided and until *limit − expiry warning*; otherwise answered with `expire`.
     private mutating func begin(_ id: TaskID, _ name: String?, _ request: Request, _ now: Instant) {
-        if openTasks.contains(where: { $0.id == id }) {
+        if openTasks.contains(id) {
             return refuse(.duplicateID, request)
         }
         let grantable: Bool
@@ -71,11 +71,10 @@ extension ChildLifecycle {
     }
 
     private mutating func end(_ id: TaskID, _ request: Request, _ now: Instant) {
-        guard let position = openTasks.firstIndex(where: { $0.id == id }) else {
+        guard openTasks.remove(id) else {
             if refusedIDs.remove(id) == nil { refuse(.unknownID, request) }
             return
         }
-        openTasks.remove(at: position)
         expireSent.remove(id)
         if let index = historyIndex.removeValue(forKey: id) { taskHistory[index].end = now }
         suspendIfSettled(now)

@@ -59,7 +59,7 @@ extension ChildLifecycle {
 
     /// Kills the whole tree and records the violation with the tasks still open.
     mutating func killForViolation(_ kind: Violation.Kind, _ now: Instant) {
-        let violation = Violation(kind: kind, at: now, action: .killed, tasks: openTasks)
+        let violation = Violation(kind: kind, at: now, action: .killed, tasks: Array(openTasks))
         violations.append(violation)
         clearBackgroundTimers()
         termination = .violation

@@ -11,7 +11,7 @@ public struct ChildLifecycle: Sendable {
     /// `hello 1` was read before the first window ended.
     public internal(set) var aware = false
     /// The open task assertions, in the order they began.
-    public internal(set) var openTasks: [TaskReference] = []
+    public internal(set) var openTasks = OpenTasks()
     /// Every task this child asked for (up to ``taskHistoryLimit``), for the report.
     public internal(set) var taskHistory: [TaskRecord] = []
     /// Tasks not kept in ``taskHistory`` because it was full.
