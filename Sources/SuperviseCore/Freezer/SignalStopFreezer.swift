@@ -12,9 +12,10 @@ public final class SignalStopFreezer: Freezer {
     /// Where orphans go; `nil` when nothing is a subreaper for the children (tests).
     let adoption: OrphanAdoption?
     private var units: [SignalStopUnit] = []
-    private var lastScan: (table: ProcessTable, start: ContinuousClock.Instant)?
+    private var lastScan: (table: ProcessTable, finished: ContinuousClock.Instant)?
 
-    /// How old a scan may be to serve signalling and stopping: one serves every unit in that moment.
+    /// How long a finished scan serves signalling, stopping and snapshots: one serves every
+    /// unit in that moment (a scan takes milliseconds itself).
     private static let sharedScanAge: Duration = .milliseconds(2)
 
     init(adoption: OrphanAdoption?) {
@@ -38,9 +39,8 @@ public final class SignalStopFreezer: Freezer {
     /// Scans `/proc` and sorts every unit's members from it.
     @discardableResult
     func rescan() -> ProcessTable {
-        let start = ContinuousClock.now
         let table = ProcessTable.scan()
-        lastScan = (table, start)
+        lastScan = (table, .now)
         let known = units.map { ChildTrees.Known(name: $0.childName, main: $0.main, members: $0.members) }
         let trees = ChildTrees.sort(known, in: table, adoption: adoption, nameOf: ProcFS.supervisedName)
         for (unit, tree) in zip(units, trees) { unit.members = tree }
@@ -50,7 +50,7 @@ public final class SignalStopFreezer: Freezer {
     /// The last scan if it is young enough to signal or stop from, else a new one.
     @discardableResult
     func recentTable() -> ProcessTable {
-        if let (table, start) = lastScan, start.duration(to: .now) < Self.sharedScanAge { return table }
+        if let (table, finished) = lastScan, finished.duration(to: .now) < Self.sharedScanAge { return table }
         return rescan()
     }
 

@@ -28,6 +28,10 @@ final class SignalStopUnit: FreezerUnit {
         var verified = false
         /// What a verification found since `isFrozen` last asked.
         var answer: Bool?
+        /// Until the first check: the one made in the moment of the request does not scan. The
+        /// processes have had no time to stop, and with `background all` the first later check
+        /// answers every unit requested in that moment with one scan.
+        var justRequested = true
     }
 
     init(childName: String, freezer: SignalStopFreezer) {
@@ -57,8 +61,10 @@ final class SignalStopUnit: FreezerUnit {
     /// another unit since this one last asked, or of a new one (``SignalStopFreezer/verifyFreeze(of:)``).
     func isFrozen() -> Bool {
         guard main != nil else { return true }
-        guard freeze != nil else { return false }
-        if freeze?.answer == nil { freezer.verifyFreeze(of: self) }
+        guard let current = freeze else { return false }
+        if current.verified { return true }
+        if current.answer == nil, !current.justRequested { freezer.verifyFreeze(of: self) }
+        freeze?.justRequested = false
         defer { freeze?.answer = nil }
         return freeze?.answer ?? false
     }
