@@ -188,9 +188,26 @@ import Testing
         if backend == .sigstop {
             for loop in outsideTheGroup {
                 #expect(halted(pid(loop)), "\(loop) should be left stopped")
-                kill(pid(loop), SIGKILL)
+                for process in withDescendants(pid(loop)) { kill(process, SIGKILL) }
             }
         }
+    }
+
+    /// `pid` and every process below it (a stopped loop's stopped `sleep` would outlive it).
+    func withDescendants(_ pid: Int32) -> [Int32] {
+        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { Int32($0) } ?? []
+        let parents = Dictionary(uniqueKeysWithValues: processes.compactMap { process -> (Int32, Int32)? in
+            guard let stat = try? String(contentsOfFile: "/proc/\(process)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 ? Int32(fields[1]).map { (process, $0) } : nil
+        })
+        var found: [Int32] = [], pending = [pid]
+        while let next = pending.popLast() {
+            found.append(next)
+            pending += parents.filter { $0.value == next }.map(\.key)
+        }
+        return found
     }
 
     /// The `supervise-PID` cgroups a supervisor made, in every hierarchy.
