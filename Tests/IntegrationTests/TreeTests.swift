@@ -160,6 +160,32 @@ import Testing
         }
     }
 
+    /// With several children, an orphan that cleared its environment names no child: it is
+    /// frozen with none (it runs on while its parent's child is suspended) and killed at the end.
+    @Test func sigstopKillsANamelessOrphanAtTheEnd() throws {
+        let script = "(env -i setsid sh -c 'echo $$ > \(directory.path)/nameless.pid; while :; do sleep 0.02; done' &); "
+            + "while :; do sleep 0.02; done"
+        let config = directory.appendingPathComponent("supervise.toml")
+        try """
+            freezer = "sigstop"
+            window = 0
+            [child.first]
+            command = ["sh", "-c", "\(script)"]
+            [child.second]
+            command = ["sleep", "30"]
+            """.write(to: config, atomically: true, encoding: .utf8)
+        var stateWhileSuspended: Character?
+        let run = try Supervise.run(["--config", config.path],
+                                    stdin: "sleep 0.5\nbackground first\nwait suspended first timeout=10s\nsleep 1\nterminate all\n") { _ in
+            #expect(Supervise.eventually { pid("nameless") > 0 })
+            Thread.sleep(forTimeInterval: 1)
+            stateWhileSuspended = state(pid("nameless"))
+        }
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(stateWhileSuspended.map { "RS".contains($0) } == true, "nameless was \(String(describing: stateWhileSuspended))")
+        #expect(Supervise.eventually(timeout: 5) { !alive(pid("nameless")) }, "the nameless orphan outlived the run")
+    }
+
     @Test(arguments: Backend.usable)
     func supervisorKilledWhileTheChildIsFrozenLeavesNothingAfterTheNextRun(backend: Backend) throws {
         let process = Process()
