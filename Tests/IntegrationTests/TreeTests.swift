@@ -49,7 +49,8 @@ import Testing
     func halted(_ pid: Int32) -> Bool {
         switch state(pid) {
         case "T": true
-        case "D": (try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) == "kernel_clone"
+        case "D": ["kernel_clone", "wait_for_vfork_done", "_do_fork", "do_fork"]
+            .contains((try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? "")
         default: false
         }
     }
