@@ -83,8 +83,8 @@ import Testing
 
     @Test func statIsParsedFromTheLastParenthesis() {
         let line = "4242 (a) b (c)) T 1 4240 4240 0 -1 4194560 100 0 0 0 7 3 2 1 20 0 1 0 98765 1000 10 18446744073709551615"
-        #expect(ProcFS.parseStat(line) == ProcessStat(state: "T", parent: 1, processGroup: 4240,
-                                                      userTicks: 7, systemTicks: 3, reapedChildrenTicks: 3))
+        #expect(ProcFS.parseStat(line) == ProcessStat(state: "T", parent: 1,
+                                                      userTicks: 7, systemTicks: 3, reapedChildrenTicks: 3, startTicks: 98765))
         #expect(ProcFS.parseStat("4242 (truncated") == nil)
     }
 

@@ -3,16 +3,18 @@
 public enum FreezerSelection {
     /// Sweeps stale cgroups of dead supervisors, then makes the freezer for `choice`.
     ///
+    /// `adoption` tells the sigstop freezer where orphans of the children's trees go.
     /// `notes` are log lines: the sweep, and which backend was picked and why the others were
     /// passed over. An explicit choice that can't work here throws `.freezerUnavailable` with the reason.
-    public static func make(_ choice: FreezerChoice) throws(SupervisorError) -> (freezer: any Freezer, notes: [String]) {
+    public static func make(_ choice: FreezerChoice, adoption: OrphanAdoption? = nil)
+        throws(SupervisorError) -> (freezer: any Freezer, notes: [String]) {
         let swept = StaleCgroupSweeper.sweep()
-        let (freezer, notes) = try select(choice, locate: CgroupSystem.locate)
+        let (freezer, notes) = try select(choice, adoption: adoption, locate: CgroupSystem.locate)
         return (freezer, swept + notes)
     }
 
     /// Picks the backend for `choice`, finding the hierarchies with `locate`.
-    static func select(_ choice: FreezerChoice, locate: (CgroupVersion) -> Result<CgroupLocation, FreezerUnusable>)
+    static func select(_ choice: FreezerChoice, adoption: OrphanAdoption? = nil, locate: (CgroupVersion) -> Result<CgroupLocation, FreezerUnusable>)
         throws(SupervisorError) -> (freezer: any Freezer, notes: [String]) {
         var notes: [String] = []
         let candidates: [FreezerKind] = switch choice {
@@ -22,7 +24,7 @@ public enum FreezerSelection {
         case .sigstop: [.sigstop]
         }
         for kind in candidates {
-            switch make(kind, locate: locate) {
+            switch make(kind, adoption: adoption, locate: locate) {
             case .success(let freezer):
                 notes.append(usableNote(freezer))
                 return (freezer, notes)
@@ -37,13 +39,13 @@ public enum FreezerSelection {
         preconditionFailure("sigstop is always usable")
     }
 
-    private static func make(_ kind: FreezerKind,
+    private static func make(_ kind: FreezerKind, adoption: OrphanAdoption?,
                              locate: (CgroupVersion) -> Result<CgroupLocation, FreezerUnusable>) -> Result<any Freezer, FreezerUnusable> {
         do throws(FreezerUnusable) {
             switch kind {
             case .cgroup2: return .success(try CgroupV2Freezer(location: locate(.v2).get()))
             case .cgroup1: return .success(try CgroupV1Freezer(location: locate(.v1Freezer).get()))
-            case .sigstop: return .success(SignalStopFreezer())
+            case .sigstop: return .success(SignalStopFreezer(adoption: adoption))
             }
         } catch {
             return .failure(error)
@@ -57,7 +59,7 @@ public enum FreezerSelection {
         case let v1 as CgroupV1Freezer:
             "cgroup1 at \(parent(of: v1.directory)): usable; children's cgroups go in \(v1.directory)"
         default:
-            "sigstop: usable; processes that leave a child's process group will not be frozen"
+            "sigstop: usable; each child's tree is followed by its parent links in /proc, and its processes can see the stop"
         }
     }
 

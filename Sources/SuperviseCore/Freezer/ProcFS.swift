@@ -6,12 +6,13 @@ struct ProcessStat: Equatable {
     /// `R`, `S`, `D`, `T` (stopped), `t` (tracing stop), `Z`, …
     var state: Character
     var parent: Int32
-    var processGroup: Int32
     /// CPU time in user and kernel mode, in clock ticks.
     var userTicks: UInt64
     var systemTicks: UInt64
     /// CPU time of the children it has reaped, in clock ticks.
     var reapedChildrenTicks: UInt64
+    /// When the process started, in clock ticks since boot.
+    var startTicks: UInt64
 
     /// Whether the task can't run: stopped, traced-stopped, or dead.
     var isHalted: Bool { "TtZX".contains(state) }
@@ -30,14 +31,15 @@ enum ProcFS {
     static func parseStat(_ text: String) -> ProcessStat? {
         guard let close = text.lastIndex(of: ")") else { return nil }
         let fields = text[text.index(after: close)...].split(separator: " ")
-        guard fields.count > 14, let state = fields[0].first,
-              let parent = Int32(fields[1]), let group = Int32(fields[2]),
+        guard fields.count > 19, let state = fields[0].first,
+              let parent = Int32(fields[1]),
               let user = UInt64(fields[11]), let system = UInt64(fields[12]),
-              let childUser = UInt64(fields[13]), let childSystem = UInt64(fields[14])
+              let childUser = UInt64(fields[13]), let childSystem = UInt64(fields[14]),
+              let start = UInt64(fields[19])
         else { return nil }
-        return ProcessStat(state: state, parent: parent, processGroup: group,
+        return ProcessStat(state: state, parent: parent,
                            userTicks: user, systemTicks: system,
-                           reapedChildrenTicks: childUser + childSystem)
+                           reapedChildrenTicks: childUser + childSystem, startTicks: start)
     }
 
     /// The resident set in `/proc/PID/statm` (its second field, in pages), in kB. `statm` is
@@ -53,6 +55,27 @@ enum ProcFS {
 
     static func stat(_ pid: Int32) -> ProcessStat? {
         (try? FileIO.readFile("/proc/\(pid)/stat").get()).flatMap(parseStat)
+    }
+
+    /// The stat of `process`, unless it is gone and its pid unused or reused.
+    static func stat(_ process: ProcessIdentity) -> ProcessStat? {
+        stat(process.pid).flatMap { $0.startTicks == process.startTicks ? $0 : nil }
+    }
+
+    /// Sends `signal` to `process` unless its pid now names another process; the errno of a
+    /// failure, where a process already gone is not one.
+    @discardableResult
+    static func signal(_ process: ProcessIdentity, _ signal: Int32) -> Int32? {
+        guard stat(process) != nil, kill(process.pid, signal) == -1, errno != ESRCH else { return nil }
+        return errno
+    }
+
+    /// The `SUPERVISE_NAME` that `pid` was started with (`/proc/PID/environ`), which a
+    /// supervisor gives each child and descendants inherit unless they clear it.
+    static func supervisedName(_ pid: Int32) -> String? {
+        guard let environment = try? FileIO.readFile("/proc/\(pid)/environ").get() else { return nil }
+        let prefix = "SUPERVISE_NAME="
+        return environment.split(separator: "\0").first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
     }
 
     /// The states of every thread of `pid`.
@@ -71,11 +94,6 @@ enum ProcFS {
         FileIO.entries(of: "/proc") { name, isDirectory in
             isDirectory && name.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
         }.compactMap { Int32($0) }
-    }
-
-    /// The processes whose process group is `group`.
-    static func members(ofGroup group: Int32) -> [Int32] {
-        allPIDs().filter { stat($0)?.processGroup == group }
     }
 
     /// CPU time (with that of reaped children) and resident memory summed over `pids`.

@@ -1,136 +1,91 @@
 #if os(Linux)
 import Glibc
-import SystemPackage
 
-/// Freezes a child's process group with SIGSTOP. Needs nothing, but misses processes that
-/// leave the group (`setsid`, daemons), and the child's parent sees it stop.
+/// Freezes each child's process tree with SIGSTOP, process by process. Needs no privilege;
+/// the tree is followed by parent links in `/proc`, and each stopped process's parent sees it stop.
+///
+/// The freezer owns the scans of `/proc` its units share: each scan sorts every unit's
+/// members at once (``ChildTrees``), and one verification scan serves every unit checked
+/// in the same moment.
 public final class SignalStopFreezer: Freezer {
     public let kind = FreezerKind.sigstop
+    /// Where orphans go; `nil` when nothing is a subreaper for the children (tests).
+    let adoption: OrphanAdoption?
     private var units: [SignalStopUnit] = []
+    private var lastScan: (table: ProcessTable, finished: ContinuousClock.Instant)?
 
-    public init() {}
+    /// How long a finished scan serves signalling, stopping and snapshots: one serves every
+    /// unit in that moment (a scan takes milliseconds itself).
+    private static let sharedScanAge: Duration = .milliseconds(2)
+
+    init(adoption: OrphanAdoption?) {
+        self.adoption = adoption
+    }
 
     public func makeUnit(for childName: String) throws(SupervisorError) -> any FreezerUnit {
-        let unit = SignalStopUnit(childName: childName)
+        let unit = SignalStopUnit(childName: childName, freezer: self)
         units.append(unit)
         return unit
     }
 
+    /// Removes every unit, then kills what is left below the supervisor: orphans no child claimed.
     public func removeAll() {
         for unit in units { unit.remove() }
         units.removeAll()
-    }
-}
-
-/// One child's process group, stopped and continued with signals.
-final class SignalStopUnit: FreezerUnit {
-    let kind = FreezerKind.sigstop
-    let childName: String
-    let cgroupPath: String? = nil
-    let placementFD: Int32? = nil
-    let placementDirectoryFD: Int32? = nil
-    let notificationFD: Int32? = nil
-
-    private var group: Int32?
-    private var removed = false
-    /// The group's processes as last found by a scan of all of /proc (which costs milliseconds):
-    /// while a freeze is being verified only they are re-read, and one more scan confirms once
-    /// they are all stopped (a stopped process can't fork a new member).
-    private var members: [Int32]?
-
-    init(childName: String) {
-        self.childName = childName
+        guard let adoption else { return }
+        signalUntilClosed(SIGKILL) { table in table.trees(from: table.children(of: adoption.adopter)) }
     }
 
-    func attach(pid: Int32) {
-        group = pid
+    /// Scans `/proc` and sorts every unit's members from it.
+    @discardableResult
+    func rescan() -> ProcessTable {
+        let table = ProcessTable.scan()
+        lastScan = (table, .now)
+        let known = units.map { ChildTrees.Known(name: $0.childName, main: $0.main, members: $0.members) }
+        let trees = ChildTrees.sort(known, in: table, adoption: adoption, nameOf: ProcFS.supervisedName)
+        for (unit, tree) in zip(units, trees) { unit.members = tree }
+        return table
     }
 
-    func requestFreeze() throws(SupervisorError) {
-        members = nil
-        try send(SIGSTOP, doing: "freeze")
+    /// The last scan if it is young enough to signal or stop from, else a new one.
+    @discardableResult
+    func recentTable() -> ProcessTable {
+        if let (table, finished) = lastScan, finished.duration(to: .now) < Self.sharedScanAge { return table }
+        return rescan()
     }
 
-    /// Whether every thread of every process in the group is stopped (or already dead).
-    func isFrozen() -> Bool {
-        guard let group else { return true }
-        if let members, !members.allSatisfy({ Self.isHalted($0, orOutside: group) }) { return false }
-        let found = ProcFS.members(ofGroup: group)
-        members = found
-        return found.allSatisfy { Self.isHalted($0, orOutside: group) }
+    /// Sends `signal` to each process `members` finds, scanning again after each round until
+    /// no new one turns up (a member may fork between a scan and its signal), for at most
+    /// `maxSignalRounds` rounds: a tree that keeps forking after a signal it ignores must not
+    /// hold the supervisor. A process with SIGKILL pending can't fork, so a kill closes sooner.
+    func signalUntilClosed(_ signal: Int32, _ members: (ProcessTable) -> Set<ProcessIdentity>) {
+        var signalled: Set<ProcessIdentity> = []
+        var table = recentTable()
+        for _ in 0..<Self.maxSignalRounds {
+            let fresh = members(table).subtracting(signalled)
+            guard !fresh.isEmpty else { return }
+            for process in fresh { ProcFS.signal(process, signal) }
+            signalled.formUnion(fresh)
+            table = rescan()
+        }
     }
 
-    /// Whether every thread of `pid` is stopped or dead, or `pid` is no longer in `group`.
+    private static let maxSignalRounds = 8
+
+    /// Answers whether `asker`'s freeze is verified, and with the same scan every other unit's.
     ///
-    /// A thread in `vfork` waiting for its child counts as halted: dash runs commands with
-    /// vfork, and when SIGSTOP stops the child before its exec the parent waits in `D`
-    /// state, unable to run, until it is continued (the child is a member, checked itself).
-    private static func isHalted(_ pid: Int32, orOutside group: Int32) -> Bool {
-        FileIO.subdirectories(of: "/proc/\(pid)/task").allSatisfy { thread in
-            guard let stat = (try? FileIO.readFile("/proc/\(pid)/task/\(thread)/stat").get()).flatMap(ProcFS.parseStat)
-            else { return true }
-            if stat.isHalted || stat.processGroup != group { return true }
-            guard stat.state == "D" else { return false }
-            let waitingIn = (try? FileIO.readFile("/proc/\(pid)/task/\(thread)/wchan").get()) ?? ""
-            return vforkWaits.contains(waitingIn)
-        }
-    }
-
-    /// Where the kernel parks a vfork parent (`/proc/PID/wchan`), across kernel versions.
-    private static let vforkWaits: Set<String> = ["kernel_clone", "wait_for_vfork_done", "_do_fork", "do_fork"]
-
-    func drainNotification() {}
-
-    /// Continues the group and verifies that the processes it stopped run again.
-    func thaw() throws(SupervisorError) {
-        try send(SIGCONT, doing: "thaw")
-        guard let group else { return }
-        let stopped = members ?? ProcFS.members(ofGroup: group)
-        let running = waitBriefly(upTo: .seconds(1)) {
-            stopped.allSatisfy { pid in ProcFS.threadStats(pid).allSatisfy { !"Tt".contains($0.state) } }
-        }
-        guard running else {
-            throw SupervisorError(.freezer, "could not thaw child \(childName): processes of group \(group) "
-                                  + "are still stopped 1 s after SIGCONT")
-        }
-    }
-
-    func signalTree(_ signal: Int32) {
-        if let group { kill(-group, signal) }
-    }
-
-    /// SIGKILLs the process group (a stopped process dies of SIGKILL too).
-    func killAll() {
-        signalTree(SIGKILL)
-    }
-
-    /// Whether the group is gone, or holds only zombies waiting to be reaped.
-    func isEmpty() -> Bool {
-        guard let group else { return true }
-        if kill(-group, 0) == -1 && errno == ESRCH { return true }
-        return ProcFS.members(ofGroup: group).allSatisfy { ProcFS.stat($0)?.isDead ?? true }
-    }
-
-    func resourceUsage() -> ResourceUsage? {
-        guard let group else { return nil }
-        return ProcFS.usage(of: members ?? ProcFS.members(ofGroup: group))
-    }
-
-    func remove() {
-        guard !removed else { return }
-        removed = true
-        guard group != nil else { return }
-        killAll()
-        signalTree(SIGCONT)
-        _ = waitBriefly(upTo: .seconds(1), until: isEmpty)
-    }
-
-    /// Sends `signal` to the group; a group that is already gone is not an error.
-    private func send(_ signal: Int32, doing action: String) throws(SupervisorError) {
-        guard let group, kill(-group, signal) == -1, errno != ESRCH else { return }
-        let error = Errno(rawValue: errno)
-        throw SupervisorError(.freezer, "could not \(action) child \(childName): signalling process group \(group) "
-                              + "failed: \(error.sentenceText)", errno: error.rawValue)
+    /// The asker re-reads the processes it stopped (cheap); only when all are halted does a
+    /// full scan, started after that look, confirm it: frozen when the scan finds no member it
+    /// has not stopped (a stopped process can't fork). Every other unit waiting for its freeze
+    /// re-reads its own before that scan and takes its answer from it, so one scan serves all
+    /// the units checked in the same moment. Members found new are stopped.
+    func verifyFreeze(of asker: SignalStopUnit) {
+        guard asker.stoppedAreHalted() else { return asker.conclude(haltedBeforeScan: false) }
+        let others = units.filter { $0 !== asker && $0.awaitsVerification }
+        let halted = others.map { $0.stoppedAreHalted() }
+        rescan()
+        asker.conclude(haltedBeforeScan: true)
+        for (unit, halted) in zip(others, halted) { unit.conclude(haltedBeforeScan: halted) }
     }
 }
 #endif

@@ -40,22 +40,27 @@ extension Supervisor {
     }
 
     /// Collects every status the kernel has: exits of children, stops (for the sigstop
-    /// freezer's verification), and orphaned descendants that were reparented here.
+    /// freezer's verification: a child's, or an orphaned descendant's), and orphaned
+    /// descendants that were reparented here.
     func reap(at now: Instant) {
         var status: Int32 = 0
+        var sawStop = false
         while true {
             let pid = waitpid(-1, &status, WNOHANG | WUNTRACED)
             guard pid > 0 else { break }
-            guard let child = childrenByPID[pid] else { continue }
             if status & 0xff == 0x7f {
-                child.checkFrozen(at: now)
+                sawStop = true
                 continue
             }
+            guard let child = childrenByPID[pid] else { continue }
             childrenByPID[pid] = nil
             let termination = ChildTermination(waitStatus: status)
             child.handle(.exited(termination, treeEmpty: child.unit.isEmpty()), at: now)
             if let exit = child.lifecycle.exit { outcome.childStatuses.append(exit.countedStatus) }
             logger.info("\(child.name): \(termination)")
+        }
+        if sawStop {
+            for child in children { child.checkFrozen(at: now) }
         }
         for child in children where child.state == .exited && !child.isFinished {
             if child.unit.isEmpty() { child.handle(.treeEmptied, at: now) }

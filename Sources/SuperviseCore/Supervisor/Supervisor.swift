@@ -106,8 +106,9 @@ public final class Supervisor {
     // MARK: - Freezers
 
     private func prepareFreezers() throws(SupervisorError) {
+        let adoption = OrphanAdoption(adopter: getpid(), soleChild: specs.count == 1)
         for choice in Set(specs.map(\.freezer)) where freezers[choice] == nil {
-            let (freezer, notes) = try FreezerSelection.make(choice)
+            let (freezer, notes) = try FreezerSelection.make(choice, adoption: adoption)
             for note in notes { logger.info("\(note)") }
             freezers[choice] = freezer
         }

@@ -1,16 +1,24 @@
 #!/bin/sh
-# A worker with a process tree: two background loops in its process group and
-# one double-forked with setsid (out of the group). Each loop writes an
-# increasing counter to DIR/NAME and its pid to DIR/NAME.pid. With AWARE=1 it
-# says hello and holds a task it never ends (so it is killed at the limit).
+# A worker with a process tree: two background loops in its process group, one
+# that leaves it with setsid, and one double-forked with setsid (orphaned at
+# once: its parent exits, so it is reparented to the supervisor). Each loop
+# writes an increasing counter to DIR/NAME and its pid to DIR/NAME.pid; on
+# SIGTERM it writes DIR/NAME.term and exits. With STUBBORN=1 the loops other
+# than main ignore SIGTERM. With AWARE=1 the worker says hello and holds a task
+# it never ends (so it is killed at the limit).
 #   tree.sh DIR            the whole tree
 #   tree.sh DIR NAME       one counting loop
 dir=$1
-# The loops must not hold the supervisor's output open: the one that escapes
-# the process group outlives a SIGSTOP-frozen tree on purpose.
+# The loops must not hold the supervisor's output open: one that outlives the
+# supervisor (killed with SIGKILL) would keep its pipes open.
 exec >/dev/null 2>&1
 count() {
     echo $$ > "$dir/$1.pid"
+    if [ "${STUBBORN:-0}" = 1 ] && [ "$1" != main ]; then
+        trap '' TERM
+    else
+        trap "echo term > '$dir/$1.term'; exit 0" TERM
+    fi
     n=0
     while :; do
         n=$((n + 1))
@@ -27,4 +35,5 @@ fi
 "$0" "$dir" one &
 "$0" "$dir" two &
 setsid "$0" "$dir" escaped &
+(setsid "$0" "$dir" orphan &)
 count main

@@ -1,0 +1,171 @@
+#if os(Linux)
+import Glibc
+import SystemPackage
+
+/// One child's process tree, stopped and continued with signals, process by process.
+final class SignalStopUnit: FreezerUnit {
+    let kind = FreezerKind.sigstop
+    let childName: String
+    let cgroupPath: String? = nil
+    let placementFD: Int32? = nil
+    let placementDirectoryFD: Int32? = nil
+    let notificationFD: Int32? = nil
+
+    /// The freezer whose scans of `/proc` sort this unit's members.
+    private let freezer: SignalStopFreezer
+    /// The child's main process; `nil` until attached.
+    private(set) var main: ProcessIdentity?
+    /// The child's tree as the last scan found it (the freezer sets it). A member stays one when
+    /// orphaned: each scan follows the tree from these as well as from `main`.
+    var members: Set<ProcessIdentity> = []
+    private var freeze: Freeze?
+    private var removed = false
+
+    /// A freeze in progress or in effect.
+    private struct Freeze {
+        /// Every process sent SIGSTOP by this freeze: thawing continues exactly these.
+        var stopped: Set<ProcessIdentity> = []
+        var verified = false
+        /// What a verification found since `isFrozen` last asked.
+        var answer: Bool?
+        /// Until the first check: the one made in the moment of the request does not scan. The
+        /// processes have had no time to stop, and with `background all` the first later check
+        /// answers every unit requested in that moment with one scan.
+        var justRequested = true
+    }
+
+    init(childName: String, freezer: SignalStopFreezer) {
+        self.childName = childName
+        self.freezer = freezer
+    }
+
+    func attach(pid: Int32) {
+        main = ProcFS.stat(pid).map { ProcessIdentity(pid: pid, startTicks: $0.startTicks) }
+        members = main.map { [$0] } ?? []
+        freeze = nil
+    }
+
+    /// Sends SIGSTOP to every member a recent scan finds; the members found later are stopped
+    /// while the freeze is verified.
+    func requestFreeze() throws(SupervisorError) {
+        guard main != nil else { return }
+        freezer.recentTable()
+        freeze = Freeze(stopped: freeze?.stopped ?? [])
+        if let (process, error) = stopNewMembers().first(where: { $0.error != nil }), let error {
+            throw SupervisorError(.freezer, "could not freeze child \(childName): stopping process \(process.pid) failed: "
+                                  + "\(Errno(rawValue: error).sentenceText)", errno: error)
+        }
+    }
+
+    /// Whether every process of the tree is verified stopped: the answer of a check made for
+    /// another unit since this one last asked, or of a new one (``SignalStopFreezer/verifyFreeze(of:)``).
+    func isFrozen() -> Bool {
+        guard main != nil else { return true }
+        guard let current = freeze else { return false }
+        if current.verified { return true }
+        if current.answer == nil, !current.justRequested { freezer.verifyFreeze(of: self) }
+        freeze?.justRequested = false
+        defer { freeze?.answer = nil }
+        return freeze?.answer ?? false
+    }
+
+    /// Whether this unit's freeze is requested and not yet verified.
+    var awaitsVerification: Bool { freeze.map { !$0.verified } ?? false }
+
+    /// Stops the members not yet stopped, then says whether every process stopped is halted.
+    func stoppedAreHalted() -> Bool {
+        stopNewMembers()
+        return freeze?.stopped.allSatisfy(Self.isHalted) ?? false
+    }
+
+    /// Takes a verification's verdict: frozen when every stopped process was halted before the
+    /// scan and the scan found no member not stopped (it stops those).
+    func conclude(haltedBeforeScan: Bool) {
+        let verified = stopNewMembers().isEmpty && haltedBeforeScan
+        freeze?.verified = verified
+        freeze?.answer = verified
+    }
+
+    /// SIGSTOPs each member this freeze has not stopped yet; each with the errno of a failure.
+    @discardableResult
+    private func stopNewMembers() -> [(process: ProcessIdentity, error: Int32?)] {
+        guard let stopped = freeze?.stopped else { return [] }
+        let fresh = members.subtracting(stopped)
+        freeze?.stopped.formUnion(fresh)
+        return fresh.map { ($0, ProcFS.signal($0, SIGSTOP)) }
+    }
+
+    /// Whether every thread of `process` is stopped, or it is gone.
+    ///
+    /// A thread in `vfork` waiting for its child counts as halted: dash runs commands with
+    /// vfork, and when SIGSTOP stops the child before its exec the parent waits in `D`
+    /// state, unable to run, until it is continued (the child is a member, checked itself).
+    private static func isHalted(_ process: ProcessIdentity) -> Bool {
+        guard ProcFS.stat(process) != nil else { return true }
+        let pid = process.pid
+        return FileIO.subdirectories(of: "/proc/\(pid)/task").allSatisfy { thread in
+            guard let stat = (try? FileIO.readFile("/proc/\(pid)/task/\(thread)/stat").get()).flatMap(ProcFS.parseStat)
+            else { return true }
+            if stat.isHalted { return true }
+            guard stat.state == "D" else { return false }
+            let waitingIn = (try? FileIO.readFile("/proc/\(pid)/task/\(thread)/wchan").get()) ?? ""
+            return vforkWaits.contains(waitingIn)
+        }
+    }
+
+    /// Where the kernel parks a vfork parent (`/proc/PID/wchan`), across kernel versions.
+    private static let vforkWaits: Set<String> = ["kernel_clone", "wait_for_vfork_done", "_do_fork", "do_fork"]
+
+    func drainNotification() {}
+
+    /// Continues every process this freeze stopped and verifies that none is still stopped.
+    func thaw() throws(SupervisorError) {
+        guard let stopped = freeze?.stopped else { return }
+        freeze = nil
+        for process in stopped { ProcFS.signal(process, SIGCONT) }
+        let running = waitBriefly(upTo: .seconds(1)) {
+            stopped.allSatisfy { process in
+                ProcFS.stat(process) == nil || ProcFS.threadStats(process.pid).allSatisfy { !"Tt".contains($0.state) }
+            }
+        }
+        guard running else {
+            throw SupervisorError(.freezer, "could not thaw child \(childName): some of its processes are still stopped "
+                                  + "1 s after SIGCONT")
+        }
+    }
+
+    /// Signals every member, scanning again until no new one turns up.
+    func signalTree(_ signal: Int32) {
+        guard main != nil else { return }
+        freezer.signalUntilClosed(signal) { _ in members }
+    }
+
+    /// SIGKILLs the tree (a stopped process dies of SIGKILL too).
+    func killAll() {
+        signalTree(SIGKILL)
+    }
+
+    /// Whether no member is left alive (zombies count as gone): a look at the known members,
+    /// and when they are all gone a scan for any the last one missed.
+    func isEmpty() -> Bool {
+        guard main != nil else { return true }
+        if members.contains(where: { ProcFS.stat($0).map { !$0.isDead } ?? false }) { return false }
+        freezer.rescan()
+        return members.isEmpty
+    }
+
+    func resourceUsage() -> ResourceUsage? {
+        guard main != nil else { return nil }
+        freezer.recentTable()
+        return ProcFS.usage(of: members.map(\.pid))
+    }
+
+    func remove() {
+        guard !removed else { return }
+        removed = true
+        guard main != nil else { return }
+        killAll()
+        _ = waitBriefly(upTo: .seconds(1), until: isEmpty)
+    }
+}
+#endif
