@@ -10,7 +10,7 @@ import Testing
     /// A shell that starts a `setsid` grandchild which records SIGTERM in `marker` and exits 0,
     /// waits until it runs, then does `then`.
     func worker(then: String) -> [String] {
-        let grandchild = "trap 'echo got-term >> \(marker); exit 0' TERM; echo $$ > \(marker).pid; "
+        let grandchild = "trap 'echo got-term >> \(marker); exit 0' TERM; echo \\$\\$ > \(marker).pid; "
             + "while :; do sleep 0.05; done"
         // The grandchild must not hold the supervisor's output open, or a survivor would keep the test waiting.
         return ["sh", "-c", "setsid sh -c \"\(grandchild)\" >/dev/null 2>&1 & "
