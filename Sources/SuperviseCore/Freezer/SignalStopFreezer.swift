@@ -12,11 +12,6 @@ public final class SignalStopFreezer: Freezer {
     /// Where orphans go; `nil` when nothing is a subreaper for the children (tests).
     let adoption: OrphanAdoption?
     private var units: [SignalStopUnit] = []
-    private var lastScan: (table: ProcessTable, finished: ContinuousClock.Instant)?
-
-    /// How long a finished scan serves signalling, stopping and snapshots: one serves every
-    /// unit in that moment (a scan takes milliseconds itself).
-    private static let sharedScanAge: Duration = .milliseconds(2)
 
     init(adoption: OrphanAdoption?) {
         self.adoption = adoption
@@ -33,34 +28,31 @@ public final class SignalStopFreezer: Freezer {
         for unit in units { unit.remove() }
         units.removeAll()
         guard let adoption else { return }
-        signalUntilClosed(SIGKILL) { table in table.trees(from: table.children(of: adoption.adopter)) }
+        signalUntilClosed(SIGKILL) { table in
+            let table = table ?? ProcessTable.scan()
+            return table.trees(from: table.children(of: adoption.adopter))
+        }
     }
 
     /// Scans `/proc` and sorts every unit's members from it.
     @discardableResult
     func rescan() -> ProcessTable {
         let table = ProcessTable.scan()
-        lastScan = (table, .now)
         let known = units.map { ChildTrees.Known(name: $0.childName, main: $0.main, members: $0.members) }
         let trees = ChildTrees.sort(known, in: table, adoption: adoption, nameOf: ProcFS.supervisedName)
         for (unit, tree) in zip(units, trees) { unit.members = tree }
         return table
     }
 
-    /// The last scan if it is young enough to signal or stop from, else a new one.
-    @discardableResult
-    func recentTable() -> ProcessTable {
-        if let (table, finished) = lastScan, finished.duration(to: .now) < Self.sharedScanAge { return table }
-        return rescan()
-    }
-
-    /// Sends `signal` to each process `members` finds, scanning again after each round until
-    /// no new one turns up (a member may fork between a scan and its signal), for at most
+    /// Sends `signal` to each process `members` finds, starting from the last scan's members and
+    /// scanning again after each round until no new one turns up (a member may have forked since
+    /// the last scan, or between a scan and its signal), for at most
     /// `maxSignalRounds` rounds: a tree that keeps forking after a signal it ignores must not
     /// hold the supervisor. A process with SIGKILL pending can't fork, so a kill closes sooner.
-    func signalUntilClosed(_ signal: Int32, _ members: (ProcessTable) -> Set<ProcessIdentity>) {
+    /// `members` gets the scan of the round before (`nil` in the first round).
+    func signalUntilClosed(_ signal: Int32, _ members: (ProcessTable?) -> Set<ProcessIdentity>) {
         var signalled: Set<ProcessIdentity> = []
-        var table = recentTable()
+        var table: ProcessTable?
         for _ in 0..<Self.maxSignalRounds {
             let fresh = members(table).subtracting(signalled)
             guard !fresh.isEmpty else { return }

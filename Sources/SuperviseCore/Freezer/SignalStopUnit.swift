@@ -45,11 +45,11 @@ final class SignalStopUnit: FreezerUnit {
         freeze = nil
     }
 
-    /// Sends SIGSTOP to every member a recent scan finds; the members found later are stopped
-    /// while the freeze is verified.
+    /// Sends SIGSTOP to every member the last scan found. No scan here: the verification's scan,
+    /// which must follow the stops anyway, finds the members that came since and stops them
+    /// (a scan per request cost 1,000 children 19 s: one scan of ~2,000 processes takes ~20 ms).
     func requestFreeze() throws(SupervisorError) {
         guard main != nil else { return }
-        freezer.recentTable()
         freeze = Freeze(stopped: freeze?.stopped ?? [])
         if let (process, error) = stopNewMembers().first(where: { $0.error != nil }), let error {
             throw SupervisorError(.freezer, "could not freeze child \(childName): stopping process \(process.pid) failed: "
@@ -154,9 +154,10 @@ final class SignalStopUnit: FreezerUnit {
         return members.isEmpty
     }
 
+    /// The usage of the members the last scan found: a snapshot is taken when a freeze is
+    /// verified, just after the scan that confirmed it.
     func resourceUsage() -> ResourceUsage? {
         guard main != nil else { return nil }
-        freezer.recentTable()
         return ProcFS.usage(of: members.map(\.pid))
     }
 
