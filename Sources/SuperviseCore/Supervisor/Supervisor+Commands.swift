@@ -28,14 +28,14 @@ extension Supervisor {
             return logger.error("stdin line \(line): \(error.message)")
         }
         switch command {
-        case .background(let target): apply(.background, to: target, line, text, at: now)
-        case .foreground(let target): apply(.foreground, to: target, line, text, at: now)
+        case .background(let target): apply(.background, to: target, line, text)
+        case .foreground(let target): apply(.foreground, to: target, line, text)
         case .terminate(let target):
             guard let targets = resolve(target, line, text) else { return }
             for child in targets { child.cancelRestart() }
-            apply(.terminate(escalate: false), to: target, line, text, at: now)
+            apply(.terminate(escalate: false), to: target, line, text)
         case .event(let target, let kind, let eventText):
-            apply(.event(kind: kind, text: eventText), to: target, line, text, at: now)
+            apply(.event(kind: kind, text: eventText), to: target, line, text)
         case .status:
             printStatus()
         case .wait(let state, let target, let timeout):
@@ -46,10 +46,12 @@ extension Supervisor {
         }
     }
 
-    private func apply(_ input: LifecycleInput, to target: ControlTarget, _ line: Int, _ text: String, at now: Instant) {
+    /// Feeds `input` to each child the command names, each at the time it is handled: with
+    /// many children the last are reached well after the first (a grace must start then).
+    private func apply(_ input: LifecycleInput, to target: ControlTarget, _ line: Int, _ text: String) {
         guard let targets = resolve(target, line, text) else { return }
         for child in targets {
-            for reason in child.handle(input, at: now) {
+            for reason in child.handle(input, at: MonotonicClock.now()) {
                 refuse(line, text, "\(child.name): \(reason)")
             }
         }

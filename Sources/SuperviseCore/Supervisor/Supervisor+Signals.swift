@@ -6,26 +6,25 @@ extension Supervisor {
     /// Acts on each signal received, as `options.signalTable` says; SIGCHLD reaps.
     func handleSignals() {
         for signal in signals.drain() {
-            let now = MonotonicClock.now()
             guard signal != SIGCHLD else {
-                reap(at: now)
+                reap()
                 continue
             }
             let name = SignalName.describe(signal)
             switch options.signalTable.action(for: signal) ?? .ignore {
             case .background:
                 logger.info("\(name): moving every child to the background")
-                for child in children { child.handle(.background, at: now) }
+                for child in children { child.handle(.background, at: MonotonicClock.now()) }
             case .foreground:
                 logger.info("\(name): bringing every child to the foreground")
-                for child in children { child.handle(.foreground, at: now) }
+                for child in children { child.handle(.foreground, at: MonotonicClock.now()) }
             case .terminate:
                 terminationSignals += 1
                 let escalate = terminationSignals > 1
                 logger.notice("\(name): \(escalate ? "killing" : "terminating") every child")
                 for child in children {
                     child.cancelRestart()
-                    child.handle(.terminate(escalate: escalate), at: now)
+                    child.handle(.terminate(escalate: escalate), at: MonotonicClock.now())
                 }
             case .forward:
                 logger.notice("\(name): forwarding it to every child's processes")
@@ -42,7 +41,7 @@ extension Supervisor {
     /// Collects every status the kernel has: exits of children, stops (for the sigstop
     /// freezer's verification: a child's, or an orphaned descendant's), and orphaned
     /// descendants that were reparented here.
-    func reap(at now: Instant) {
+    func reap() {
         var status: Int32 = 0
         var sawStop = false
         while true {
@@ -55,15 +54,15 @@ extension Supervisor {
             guard let child = childrenByPID[pid] else { continue }
             childrenByPID[pid] = nil
             let termination = ChildTermination(waitStatus: status)
-            child.handle(.exited(termination, treeEmpty: child.unit.isEmpty()), at: now)
+            child.handle(.exited(termination, treeEmpty: child.unit.isEmpty()), at: MonotonicClock.now())
             if let exit = child.lifecycle.exit { outcome.childStatuses.append(exit.countedStatus) }
             logger.info("\(child.name): \(termination)")
         }
         if sawStop {
-            for child in children { child.checkFrozen(at: now) }
+            for child in children { child.checkFrozen(at: MonotonicClock.now()) }
         }
         for child in children where child.state == .exited && !child.isFinished {
-            if child.unit.isEmpty() { child.handle(.treeEmptied, at: now) }
+            if child.unit.isEmpty() { child.handle(.treeEmptied, at: MonotonicClock.now()) }
         }
     }
 }

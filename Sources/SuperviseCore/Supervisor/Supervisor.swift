@@ -75,10 +75,15 @@ public final class Supervisor {
                 runCommands()
             }
             loop.wait(until: nextDeadline(), pollOnly: commands?.needsDirectRead ?? false)
-            let woken = MonotonicClock.now()
+            // Exits the kernel already has are taken before any timer is judged, as a child's
+            // requests are: a command that ran long (terminate all, with many children) must not
+            // turn children that died of its stop signal into children killed at the grace's end.
+            reap()
             for child in children {
-                if let restart = child.restartAt, restart <= woken { start(child, at: woken) }
-                if let deadline = child.nextDeadline, deadline <= woken { child.tick(at: woken) }
+                // Each child at the time it is reached: the ones before may have taken a while.
+                let now = MonotonicClock.now()
+                if let restart = child.restartAt, restart <= now { start(child, at: now) }
+                if let deadline = child.nextDeadline, deadline <= now { child.tick(at: MonotonicClock.now()) }
             }
             runCommands()
         }
