@@ -11,7 +11,8 @@ struct InterleavingRun {
     struct Result {
         var stepsDone = 0
         var mismatches: [String] = []
-        var inconclusive = 0
+        /// Disagreements that were gone at the monitor's second look.
+        var cleared: [String] = []
         var elapsed = 0.0
         var descriptors: (start: Int, end: Int)?
         var residentKiB: (start: Int, end: Int)?
@@ -21,44 +22,32 @@ struct InterleavingRun {
         let start = Date()
         var result = Result()
         var generator = InterleavingGenerator(seed: seed)
-        let directory = Supervise.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let worker = try TruthWorker(in: directory)
-        let supervise = try InteractiveSupervise(
-            ["--freezer", backend.rawValue, "--name", "truth", "--freeze-timeout", "5"] + generator.timing.arguments
-                + ["--"] + worker.command,
-            environment: ["AWARE": generator.aware ? "1" : "0"], in: directory)
-        let monitor = TruthMonitor(backend: backend, supervise: supervise, worker: worker)
+        let run = try MonitoredSupervise(backend, generator.timing.arguments, aware: generator.aware, grace: generator.timing.grace)
         let context = "seed \(seed) (replay: SUPERVISE_SEED=\(seed)), freezer \(backend.rawValue), "
             + "\(generator.aware ? "aware" : "unaware") worker, \(generator.timing.arguments.joined(separator: " "))"
         var history: [String] = []
-        var mainKilled = false
-
         func mismatch(_ what: String) {
             result.mismatches.append("\(context)\nafter: \(history.suffix(6).joined(separator: " | "))\n\(what)")
         }
 
-        if !worker.started() { mismatch("the worker's tree never started") }
-        let first = monitor.wait("active", timeout: 10)
-        let figuresAtStart = Self.figures(of: supervise.pid)
-        var observation = first
+        if !run.worker.started() { mismatch("the worker's tree never started") }
+        var observation = run.monitor.wait("active", timeout: 10)
+        let figuresAtStart = Self.figures(of: run.supervise.pid)
         while case .truthful = observation, result.stepsDone < steps, !generator.finished {
             let burst = generator.step()
             history.append("\(result.stepsDone + 1): " + burst.map(\.description).joined(separator: ", "))
-            var check: (String, Double)?
+            var check: (state: String, timeout: Double)?
             for action in burst {
                 switch action {
-                case .command(let line): supervise.send([line])
-                case .signal(let signal): supervise.signal(signal)
-                case .order(let order): worker.order(order)
-                case .kill(let beater):
-                    mainKilled = mainKilled || beater == "main"
-                    if let identity = worker.identity(beater), identity.isAlive { kill(identity.pid, SIGKILL) }
+                case .command(let line): run.supervise.send([line])
+                case .signal(let signal): run.supervise.signal(signal)
+                case .order(let order): run.worker.order(order)
+                case .kill(let beater): run.kill(beater)
                 case .wait(let state, let timeout): check = (state, timeout)
                 }
             }
-            if mainKilled { check = ("exited", 10) }
-            observation = check.map { monitor.wait($0.0, timeout: $0.1) } ?? monitor.status()
+            if run.mainKilled { check = ("exited", 10) }
+            observation = check.map { run.monitor.wait($0.state, timeout: $0.timeout) } ?? run.monitor.status()
             result.stepsDone += 1
         }
         switch observation {
@@ -66,21 +55,12 @@ struct InterleavingRun {
         case .silent: mismatch("supervise stopped answering status")
         case .truthful, .ended: break
         }
-        let figuresAtEnd = Self.figures(of: supervise.pid)
-        if let figuresAtStart, let figuresAtEnd {
-            result.descriptors = (figuresAtStart.descriptors, figuresAtEnd.descriptors)
-            result.residentKiB = (figuresAtStart.residentKiB, figuresAtEnd.residentKiB)
+        if let atStart = figuresAtStart, let atEnd = Self.figures(of: run.supervise.pid) {
+            result.descriptors = (atStart.descriptors, atEnd.descriptors)
+            result.residentKiB = (atStart.residentKiB, atEnd.residentKiB)
         }
-
-        supervise.send(["terminate"])
-        let end = supervise.finish(timeout: generator.timing.grace + 20)
-        if !end.exitedInTime { mismatch("supervise did not exit within \(generator.timing.grace + 20) s of terminate") }
-        for problem in monitor.leftovers() { mismatch(problem) }
-        let outcome = OutcomeCheck(status: end.status, report: end.report, stderr: supervise.stderrLines,
-                                   monitor: monitor, mainKilled: mainKilled)
-        for problem in outcome.problems() { mismatch(problem) }
-        monitor.cleanUp()
-        result.inconclusive = monitor.inconclusive
+        for problem in run.finish() { mismatch(problem) }
+        result.cleared = run.monitor.cleared
         result.elapsed = Date().timeIntervalSince(start)
         return result
     }

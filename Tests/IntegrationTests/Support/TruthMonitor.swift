@@ -42,7 +42,7 @@ final class TruthMonitor {
     private(set) var failedWaits: Set<Int> = []
     private(set) var unansweredWaits: Set<Int> = []
     /// Disagreements that were gone at the second look (the state moved on by itself, or a beat came late).
-    private(set) var inconclusive = 0
+    private(set) var cleared: [String] = []
 
     init(backend: Backend, supervise: InteractiveSupervise, worker: TruthWorker) {
         self.backend = backend
@@ -80,13 +80,13 @@ final class TruthMonitor {
             supervise.send(["status"])
             guard let again = answer(timeout: 30) else { return supervise.process.isRunning ? .silent : .ended }
             guard again.state == said.state else {
-                inconclusive += 1
+                cleared.append("\(said.state), then \(again.state): " + problems.joined(separator: "; "))
                 said = again
                 continue
             }
             let still = self.problems(in: again)
             if still.isEmpty {
-                inconclusive += 1
+                cleared.append("\(said.state) twice: " + problems.joined(separator: "; "))
                 return .truthful(again.state)
             }
             return .lie("status said \(said.state) twice, 0.3 s apart, but " + still.joined(separator: "; "))

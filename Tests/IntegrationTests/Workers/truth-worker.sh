@@ -12,7 +12,8 @@
 #   expire end|hold       on expire ID: end the task (default) / keep holding it
 #   say REQUEST           write REQUEST to the supervisor; a bare "done" means the
 #                         current background entry
-# With AWARE=0 it never says hello: an unaware child, suspended when its window passes.
+# With AWARE=0 it never says hello nor answers did-enter-background: an unaware
+# child, suspended when its window passes.
 dir=$1
 exec >/dev/null 2>&1
 beat() {
@@ -46,7 +47,7 @@ exec 5<>"$dir/orders"
 beat one &
 setsid "$0" "$dir" --beat escaped &
 echo $$ > "$dir/main.pid"
-[ "${AWARE:-1}" = 1 ] && say "hello 1"
+if [ "${AWARE:-1}" = 1 ]; then say "hello 1"; else mode=none; fi
 while :; do
     printf . >> "$dir/main"
     obey
