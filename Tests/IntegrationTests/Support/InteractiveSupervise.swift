@@ -62,6 +62,9 @@ final class InteractiveSupervise {
         output.next(timeout: timeout) { StatusLine($0) != nil }.flatMap(StatusLine.init)
     }
 
+    /// Whether it has ended, or at least closed its standard output (it is exiting).
+    var hasEnded: Bool { output.hasEnded || !process.isRunning }
+
     func signal(_ signal: Int32) { kill(pid, signal) }
 
     /// Closes its input and waits at most `timeout` seconds for it to exit (then kills it); its

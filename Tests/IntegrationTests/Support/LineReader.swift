@@ -57,6 +57,13 @@ final class LineReader: @unchecked Sendable {
         return true
     }
 
+    /// Whether the writer closed its end.
+    var hasEnded: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return ended
+    }
+
     /// Everything read so far, taken or not.
     var all: [String] {
         condition.lock()

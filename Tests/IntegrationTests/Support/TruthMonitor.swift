@@ -72,13 +72,13 @@ final class TruthMonitor {
     /// Reads the next status answer and checks it. A disagreement is looked at again 0.3 s later with a
     /// fresh `status`: only one that holds while the supervisor still says the same is a lie.
     private func observe(timeout: Double) -> Observation {
-        guard var said = answer(timeout: timeout) else { return supervise.process.isRunning ? .silent : .ended }
+        guard var said = answer(timeout: timeout) else { return supervise.hasEnded ? .ended : .silent }
         for _ in 0..<3 {
             let problems = problems(in: said)
             if problems.isEmpty { return .truthful(said.state) }
             Thread.sleep(forTimeInterval: 0.3)
             supervise.send(["status"])
-            guard let again = answer(timeout: 30) else { return supervise.process.isRunning ? .silent : .ended }
+            guard let again = answer(timeout: 30) else { return supervise.hasEnded ? .ended : .silent }
             guard again.state == said.state else {
                 cleared.append("\(said.state), then \(again.state): " + problems.joined(separator: "; "))
                 said = again
