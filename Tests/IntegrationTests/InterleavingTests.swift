@@ -29,7 +29,7 @@ import Testing
     static func figures(_ seed: UInt64, _ backend: Backend, _ result: InterleavingRun.Result) -> String {
         let descriptors = result.descriptors.map { "fds \($0.start) -> \($0.end)" } ?? "fds n/a"
         let resident = result.residentKiB.map { "RSS \($0.start) -> \($0.end) KiB" } ?? "RSS n/a"
-        return "soak \(backend.rawValue) seed \(seed): \(result.stepsDone) steps, \(result.mismatches.count) mismatches, "
-            + String(format: "%.1f s, ", result.elapsed) + "\(descriptors), \(resident)"
+        return "soak \(backend.rawValue) seed \(seed): \(result.stepsDone) steps (\(result.ending), exit \(result.exitStatus ?? -1)), "
+            + "\(result.mismatches.count) mismatches, " + String(format: "%.1f s, ", result.elapsed) + "\(descriptors), \(resident)"
     }
 }

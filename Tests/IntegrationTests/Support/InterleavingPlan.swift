@@ -29,7 +29,7 @@ struct InterleavingPlan {
     /// Whether another sequence should run after `sequences` of them and `steps` steps.
     func wantsMore(sequences: Int, steps: Int) -> Bool {
         if replay { return sequences < 1 }
-        if let soakSteps { return steps < soakSteps }
+        if let soakSteps { return steps < soakSteps && sequences < soakSteps }
         return sequences < 2
     }
 }

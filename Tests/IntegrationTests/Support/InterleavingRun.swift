@@ -10,10 +10,14 @@ struct InterleavingRun {
     /// What the run found, and the supervisor's figures for a soak.
     struct Result {
         var stepsDone = 0
+        /// Why the steps stopped: the step limit, the main process killed, supervise ended, a lie.
+        var ending = ""
+        var exitStatus: Int32?
         var mismatches: [String] = []
         /// Disagreements that were gone at the monitor's second look.
         var cleared: [String] = []
         var elapsed = 0.0
+        /// At the first step and at the last step the supervisor was still running.
         var descriptors: (start: Int, end: Int)?
         var residentKiB: (start: Int, end: Int)?
     }
@@ -33,6 +37,7 @@ struct InterleavingRun {
         if !run.worker.started() { mismatch("the worker's tree never started") }
         var observation = run.monitor.wait("active", timeout: 10)
         let figuresAtStart = Self.figures(of: run.supervise.pid)
+        var figuresAtEnd = figuresAtStart
         while case .truthful = observation, result.stepsDone < steps, !generator.finished {
             let burst = generator.step()
             history.append("\(result.stepsDone + 1): " + burst.map(\.description).joined(separator: ", "))
@@ -47,20 +52,32 @@ struct InterleavingRun {
                 }
             }
             if run.mainKilled { check = ("exited", 10) }
-            observation = check.map { run.monitor.wait($0.state, timeout: $0.timeout) } ?? run.monitor.status()
+            let signalled = burst.contains { if case .signal = $0 { true } else { false } }
+            let clearedBefore = run.monitor.cleared.count
+            observation = check.map { run.monitor.wait($0.state, timeout: $0.timeout, signalled: signalled) }
+                ?? run.monitor.status(signalled: signalled)
+            result.cleared += run.monitor.cleared[clearedBefore...].map { "step \(history.last ?? ""): \($0)" }
             result.stepsDone += 1
+            if case .truthful(let state) = observation, state != "exited" {
+                figuresAtEnd = Self.figures(of: run.supervise.pid) ?? figuresAtEnd
+            }
         }
         switch observation {
-        case .lie(let what): mismatch(what)
-        case .silent: mismatch("supervise stopped answering status")
-        case .truthful, .ended: break
+        case .lie(let what):
+            mismatch(what)
+            result.ending = "a lie"
+        case .silent:
+            mismatch("supervise stopped answering status")
+            result.ending = "no answer"
+        case .ended: result.ending = "supervise ended by itself"
+        case .truthful: result.ending = generator.finished ? "main process killed" : "step limit"
         }
-        if let atStart = figuresAtStart, let atEnd = Self.figures(of: run.supervise.pid) {
+        if let atStart = figuresAtStart, let atEnd = figuresAtEnd {
             result.descriptors = (atStart.descriptors, atEnd.descriptors)
             result.residentKiB = (atStart.residentKiB, atEnd.residentKiB)
         }
         for problem in run.finish() { mismatch(problem) }
-        result.cleared = run.monitor.cleared
+        result.exitStatus = run.exitStatus
         result.elapsed = Date().timeIntervalSince(start)
         return result
     }

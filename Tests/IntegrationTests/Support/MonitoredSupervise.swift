@@ -8,6 +8,8 @@ final class MonitoredSupervise {
     let monitor: TruthMonitor
     /// The main process was SIGKILLed through `kill(_:)`.
     private(set) var mainKilled = false
+    /// The supervisor's exit status, once `finish()` has run.
+    private(set) var exitStatus: Int32?
     private let grace: Double
 
     /// Starts `supervise OPTIONS -- truth-worker.sh` (named `truth`) with `backend`; the worker says hello if `aware`.
@@ -35,6 +37,7 @@ final class MonitoredSupervise {
     func finish() -> [String] {
         supervise.send(["terminate"])
         let end = supervise.finish(timeout: grace + 20)
+        exitStatus = end.status
         var problems = end.exitedInTime ? [] : ["supervise did not exit within \(grace + 20) s of terminate"]
         problems += monitor.leftovers()
         problems += OutcomeCheck(status: end.status, report: end.report, stderr: supervise.stderrLines,

@@ -28,9 +28,9 @@ final class TruthMonitor {
     let supervise: InteractiveSupervise
     let worker: TruthWorker
     /// How long a live beater may take to beat before it counts as not running.
-    var beatBound = 3.0
+    let beatBound = 3.0
     /// How long a suspended tree is watched for beats.
-    var stillnessInterval = 0.3
+    let stillnessInterval = 0.3
 
     /// Every process ever seen in the child's tree, for the check that nothing is left.
     private(set) var seen: Set<ProcessIdentity> = []
@@ -50,17 +50,18 @@ final class TruthMonitor {
         self.worker = worker
     }
 
-    /// Asks `status` and checks the answer.
-    func status(timeout: Double = 30) -> Observation {
+    /// Asks `status` and checks the answer. `signalled`: a signal was just sent to the supervisor, which
+    /// it may handle only after this `status`.
+    func status(timeout: Double = 30, signalled: Bool = false) -> Observation {
         supervise.send(["status"])
-        return observe(timeout: timeout)
+        return observe(timeout: timeout, signalled: signalled)
     }
 
     /// Writes `wait STATE timeout=…` and `status`, and checks the answer once the wait is over.
-    func wait(_ state: String, timeout: Double) -> Observation {
+    func wait(_ state: String, timeout: Double, signalled: Bool = false) -> Observation {
         let line = supervise.send(["wait \(state) timeout=\(Self.seconds(timeout))", "status"])[0]
         let answered = observedStates.count
-        let observation = observe(timeout: timeout + 30)
+        let observation = observe(timeout: timeout + 30, signalled: signalled)
         if observedStates.count == answered {
             unansweredWaits.insert(line)
         } else if observedStates[answered] != state {
@@ -70,8 +71,10 @@ final class TruthMonitor {
     }
 
     /// Reads the next status answer and checks it. A disagreement is looked at again 0.3 s later with a
-    /// fresh `status`: only one that holds while the supervisor still says the same is a lie.
-    private func observe(timeout: Double) -> Observation {
+    /// fresh `status`: only one that holds while the supervisor still says the same is a lie. A state
+    /// that moved on by itself is not judged, except `active`, which has no timer: unless a signal was
+    /// on its way, it can only have moved to `exited`.
+    private func observe(timeout: Double, signalled: Bool) -> Observation {
         guard var said = answer(timeout: timeout) else { return supervise.hasEnded ? .ended : .silent }
         for _ in 0..<3 {
             let problems = problems(in: said)
@@ -79,6 +82,10 @@ final class TruthMonitor {
             Thread.sleep(forTimeInterval: 0.3)
             supervise.send(["status"])
             guard let again = answer(timeout: 30) else { return supervise.hasEnded ? .ended : .silent }
+            if said.state == "active", again.state != "exited", again.state != "active", !signalled {
+                return .lie("status said active, then \(again.state) 0.3 s later with nothing asked in between; "
+                            + "at the first look " + problems.joined(separator: "; "))
+            }
             guard again.state == said.state else {
                 cleared.append("\(said.state), then \(again.state): " + problems.joined(separator: "; "))
                 said = again
@@ -91,6 +98,7 @@ final class TruthMonitor {
             }
             return .lie("status said \(said.state) twice, 0.3 s apart, but " + still.joined(separator: "; "))
         }
+        // The state kept moving by itself: nothing stood still long enough to judge.
         return .truthful(said.state)
     }
 
