@@ -30,10 +30,13 @@ struct InterleavingTiming {
     var limit = 1.5
     var expiryWarning = 0.5
     var grace = 2.0
+    /// `--on-window-overrun suspend` instead of `kill`.
+    var overrunSuspends: Bool
 
     var arguments: [String] {
         ["--window", TruthMonitor.seconds(window), "--limit", TruthMonitor.seconds(limit),
-         "--expiry-warning", TruthMonitor.seconds(expiryWarning), "--grace", TruthMonitor.seconds(grace)]
+         "--expiry-warning", TruthMonitor.seconds(expiryWarning), "--grace", TruthMonitor.seconds(grace),
+         "--on-window-overrun", overrunSuspends ? "suspend" : "kill"]
     }
 }
 
@@ -52,8 +55,9 @@ struct InterleavingGenerator {
 
     init(seed: UInt64) {
         random = SeededGenerator(seed: seed)
-        timing = InterleavingTiming(window: [0.2, 0.25, 0.3, 0.5].randomElement(using: &random)!)
-        aware = Double.random(in: 0..<1, using: &random) < 0.7
+        timing = InterleavingTiming(window: [0.2, 0.25, 0.3, 0.5].randomElement(using: &random)!,
+                                    overrunSuspends: Bool.random(using: &random))
+        aware = Bool.random(using: &random)
     }
 
     /// The next burst of actions.
@@ -69,7 +73,7 @@ struct InterleavingGenerator {
     /// A move into the background, a sleep ending near one of its deadlines, and a command landing there.
     private mutating func deadlineProbe() -> [InterleavingAction] {
         let entry = pick([(5, InterleavingAction.command("background")), (2, .signal(SIGUSR1)), (3, .command(event()))])
-        let follow = pick([(4, InterleavingAction.command("foreground")), (3, .command(event())),
+        let follow = pick([(5, InterleavingAction.command("foreground")), (3, .command(event())),
                            (2, .command("background")), (1, .signal(SIGUSR2))])
         inBackground = true
         note(follow)
@@ -105,7 +109,7 @@ struct InterleavingGenerator {
     /// The window, the expiry warning or a short pause, give or take a few milliseconds.
     private mutating func nearDeadline() -> Double {
         let base = pick([(6, timing.window), (2, timing.limit - timing.expiryWarning), (2, 0.0), (1, 0.05)])
-        let offset = [0, 0, -0.001, 0.001, -0.003, 0.003, -0.01, 0.01, 0.02].randomElement(using: &random)!
+        let offset = [0, 0, 0, -0.001, 0.001, -0.003, 0.003, -0.01, 0.01, 0.02].randomElement(using: &random)!
         return max(0, base + offset)
     }
 

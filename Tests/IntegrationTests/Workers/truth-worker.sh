@@ -48,15 +48,20 @@ beat one &
 setsid "$0" "$dir" --beat escaped &
 echo $$ > "$dir/main.pid"
 if [ "${AWARE:-1}" = 1 ]; then say "hello 1"; else mode=none; fi
+partial=
 while :; do
     printf . >> "$dir/main"
     obey
-    IFS= read -r -t 0.02 -u 3 line
+    IFS= read -r -t 0.02 -u 3 chunk
     status=$?
-    if [ $status -ne 0 ]; then
-        [ $status -gt 128 ] && continue
-        exit 0    # end of file: the supervisor is gone
+    if [ $status -gt 128 ]; then
+        # Timed out, maybe mid-line: a stop and continue lets the timer run out after the
+        # first byte of an event. Keep what was read.
+        partial+=$chunk
+        continue
     fi
+    [ $status -ne 0 ] && exit 0    # end of file: the supervisor is gone
+    line=$partial$chunk partial=
     obey
     printf '%s\n' "$line" >> "$dir/events.log"
     read -r -a field <<< "$line"
