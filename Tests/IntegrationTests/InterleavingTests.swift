@@ -13,7 +13,8 @@ import Testing
         var sequences = 0, steps = 0, mismatches = 0, cleared: [String] = []
         while plan.wantsMore(sequences: sequences, steps: steps) {
             let seed = plan.seed(sequences)
-            let result = try InterleavingRun(seed: seed, backend: backend, steps: plan.stepsPerSequence).run()
+            let result = try InterleavingRun(seed: seed, backend: backend, steps: plan.stepsPerSequence,
+                                         replay: plan.replay(seed)).run()
             sequences += 1
             steps += result.stepsDone
             mismatches += result.mismatches.count

@@ -2,7 +2,7 @@ import Foundation
 
 /// How many interleavings to run, from the environment:
 /// - default: 2 sequences of 10 steps per freezer, from a fresh random seed;
-/// - `SUPERVISE_SEED=N`: replays the one sequence with seed N;
+/// - `SUPERVISE_SEED=N`: replays the one sequence with seed N (of up to 300 steps with `SUPERVISE_SOAK` set);
 /// - `SUPERVISE_SOAK=STEPS`: sequences of up to 300 steps until STEPS steps per freezer, with figures printed.
 struct InterleavingPlan {
     let firstSeed: UInt64
@@ -18,6 +18,11 @@ struct InterleavingPlan {
     }
 
     var stepsPerSequence: Int { soakSteps == nil ? 10 : 300 }
+
+    /// The environment that replays the sequence with `seed` (the same commands, at most as many steps).
+    func replay(_ seed: UInt64) -> String {
+        (soakSteps == nil ? "" : "SUPERVISE_SOAK=1 ") + "SUPERVISE_SEED=\(seed)"
+    }
 
     /// The seed of sequence `index`: the first seed, then numbers drawn from it.
     func seed(_ index: Int) -> UInt64 {

@@ -6,6 +6,8 @@ struct InterleavingRun {
     let seed: UInt64
     let backend: Backend
     let steps: Int
+    /// The environment that replays it, for the failure messages.
+    let replay: String
 
     /// What the run found, and the supervisor's figures for a soak.
     struct Result {
@@ -27,7 +29,7 @@ struct InterleavingRun {
         var result = Result()
         var generator = InterleavingGenerator(seed: seed)
         let run = try MonitoredSupervise(backend, generator.timing.arguments, aware: generator.aware, grace: generator.timing.grace)
-        let context = "seed \(seed) (replay: SUPERVISE_SEED=\(seed)), freezer \(backend.rawValue), "
+        let context = "seed \(seed) (replay: \(replay)), freezer \(backend.rawValue), "
             + "\(generator.aware ? "aware" : "unaware") worker, \(generator.timing.arguments.joined(separator: " "))"
         var history: [String] = []
         func mismatch(_ what: String) {
