@@ -2,7 +2,6 @@ import Foundation
 
 /// One line of `status`: what `supervise` claims about a child.
 struct StatusLine {
-    let name: String
     let pid: Int32
     let state: String
     let freezer: String
@@ -11,9 +10,8 @@ struct StatusLine {
     init?(_ line: String) {
         guard line.hasPrefix("{\"name\":"),
               let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-              let name = object["name"] as? String, let state = object["state"] as? String,
+              object["name"] is String, let state = object["state"] as? String,
               let freezer = object["freezer"] as? String else { return nil }
-        self.name = name
         pid = Int32(object["pid"] as? Int ?? 0)
         self.state = state
         self.freezer = freezer

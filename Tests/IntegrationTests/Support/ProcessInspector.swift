@@ -13,11 +13,9 @@ struct ProcessInfoSnapshot {
 }
 
 /// A process, not just a pid: a pid reused by a later process is another identity.
-struct ProcessIdentity: Hashable, CustomStringConvertible {
+struct ProcessIdentity: Hashable {
     let pid: Int32
     let startTime: UInt64
-
-    var description: String { "\(pid)" }
 
     /// Whether this very process still exists and is not a zombie.
     var isAlive: Bool {

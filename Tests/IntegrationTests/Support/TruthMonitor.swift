@@ -114,6 +114,7 @@ final class TruthMonitor {
     func problems(in said: StatusLine) -> [String] {
         let tree = treeProcesses(said)
         remember(tree)
+        if said.freezer != backend.rawValue { return ["it uses \(said.freezer), not the \(backend.rawValue) asked for"] }
         switch said.state {
         case "active", "background":
             var problems = tree.filter { isStopped($0.pid) }.map { "\(describe($0.pid)) is stopped (T)" }
