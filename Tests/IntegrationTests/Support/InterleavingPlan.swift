@@ -1,0 +1,40 @@
+import Foundation
+
+/// How many interleavings to run, from the environment:
+/// - default: 2 sequences of 10 steps per freezer, from a fresh random seed;
+/// - `SUPERVISE_SEED=N`: replays the one sequence with seed N (of up to 300 steps with `SUPERVISE_SOAK` set);
+/// - `SUPERVISE_SOAK=STEPS`: sequences of up to 300 steps until STEPS steps per freezer, with figures printed.
+struct InterleavingPlan {
+    let firstSeed: UInt64
+    let replay: Bool
+    /// Total steps per freezer for a soak; nil for the short default run.
+    let soakSteps: Int?
+
+    static var current: InterleavingPlan {
+        let environment = ProcessInfo.processInfo.environment
+        let seed = environment["SUPERVISE_SEED"].flatMap { UInt64($0) }
+        return InterleavingPlan(firstSeed: seed ?? UInt64.random(in: 1...UInt64.max), replay: seed != nil,
+                                soakSteps: environment["SUPERVISE_SOAK"].flatMap { Int($0) })
+    }
+
+    var stepsPerSequence: Int { soakSteps == nil ? 10 : 300 }
+
+    /// The environment that replays the sequence with `seed` (the same commands, at most as many steps).
+    func replay(_ seed: UInt64) -> String {
+        (soakSteps == nil ? "" : "SUPERVISE_SOAK=1 ") + "SUPERVISE_SEED=\(seed)"
+    }
+
+    /// The seed of sequence `index`: the first seed, then numbers drawn from it.
+    func seed(_ index: Int) -> UInt64 {
+        var source = SeededGenerator(seed: firstSeed), seed = firstSeed
+        for _ in 0..<index { seed = source.next() }
+        return seed
+    }
+
+    /// Whether another sequence should run after `sequences` of them and `steps` steps.
+    func wantsMore(sequences: Int, steps: Int) -> Bool {
+        if replay { return sequences < 1 }
+        if let soakSteps { return steps < soakSteps && sequences < soakSteps }
+        return sequences < 2
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// One process as `/proc` shows it.
+struct ProcessInfoSnapshot {
+    let pid: Int32
+    let parent: Int32
+    let state: Character
+    /// Clock ticks after boot at which it started: with the pid, it names one process even if the pid is reused.
+    let startTime: UInt64
+
+    var identity: ProcessIdentity { ProcessIdentity(pid: pid, startTime: startTime) }
+    var isDead: Bool { state == "Z" || state == "X" }
+}
+
+/// A process, not just a pid: a pid reused by a later process is another identity.
+struct ProcessIdentity: Hashable {
+    let pid: Int32
+    let startTime: UInt64
+
+    /// Whether this very process still exists and is not a zombie.
+    var isAlive: Bool {
+        guard let now = ProcessInspector.snapshot(pid) else { return false }
+        return now.startTime == startTime && !now.isDead
+    }
+}
+
+/// Reads processes, threads and cgroups from `/proc` and `/sys/fs/cgroup`.
+enum ProcessInspector {
+    static func snapshot(_ pid: Int32) -> ProcessInfoSnapshot? {
+        guard let stat = read("/proc/\(pid)/stat") else { return nil }
+        return parse(stat, pid: pid)
+    }
+
+    /// Each thread's state letter, and the kernel function a thread in `D` waits in.
+    static func threadStates(_ pid: Int32) -> [(state: Character, wchan: String)] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.compactMap { thread in
+            guard let stat = read("/proc/\(pid)/task/\(thread)/stat"), let info = parse(stat, pid: pid) else { return nil }
+            let wchan = info.state == "D" ? read("/proc/\(pid)/task/\(thread)/wchan") ?? "" : ""
+            return (info.state, wchan)
+        }
+    }
+
+    /// Every process whose chain of parents leads to `ancestor` (not `ancestor` itself).
+    static func descendants(of ancestor: Int32) -> [ProcessInfoSnapshot] {
+        let all = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).compactMap(snapshot)
+        let children = Dictionary(grouping: all, by: \.parent)
+        var found: [ProcessInfoSnapshot] = [], frontier = [ancestor]
+        while let next = frontier.popLast() {
+            for child in children[next] ?? [] {
+                found.append(child)
+                frontier.append(child.pid)
+            }
+        }
+        return found
+    }
+
+    /// The pids in `cgroup` and every cgroup below it.
+    static func cgroupMembers(_ cgroup: String) -> [Int32] {
+        var pids = (read(cgroup + "/cgroup.procs") ?? "").split(separator: "\n").compactMap { Int32($0) }
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: cgroup)) ?? []
+        for entry in entries {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: cgroup + "/" + entry, isDirectory: &isDirectory), isDirectory.boolValue {
+                pids += cgroupMembers(cgroup + "/" + entry)
+            }
+        }
+        return pids
+    }
+
+    /// The value of `key` in a flat-keyed file such as `cgroup.events` (`frozen 1`).
+    static func keyedValue(_ path: String, _ key: String) -> String? {
+        for line in (read(path) ?? "").split(separator: "\n") {
+            let words = line.split(separator: " ")
+            if words.count == 2, words[0] == key { return String(words[1]) }
+        }
+        return nil
+    }
+
+    static func read(_ path: String) -> String? {
+        (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// `pid (comm) S ppid …`: the fields after the last `)` (comm may hold anything).
+    private static func parse(_ stat: String, pid: Int32) -> ProcessInfoSnapshot? {
+        guard let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 19, let state = fields[0].first, let parent = Int32(fields[1]),
+              let start = UInt64(fields[19]) else { return nil }
+        return ProcessInfoSnapshot(pid: pid, parent: parent, state: state, startTime: start)
+    }
+}
