@@ -148,8 +148,9 @@ final class TruthMonitor {
             return left.isEmpty
         }
         var problems = left.map { "\(describe($0.pid)) was left running after supervise exited" }
-        let directories = [cgroup].compactMap { $0 } + TreeTests.cgroupDirectories(of: supervise.pid)
-        for directory in Set(directories) where FileManager.default.fileExists(atPath: directory) {
+        // The child's cgroup and the supervisor's own one around it.
+        let directories = [cgroup, cgroup.map(SupervisorCgroups.owning)].compactMap { $0 }
+        for directory in directories where FileManager.default.fileExists(atPath: directory) {
             problems.append("cgroup \(directory) was left behind")
         }
         return problems
