@@ -10,7 +10,7 @@ extension SupervisedChild {
         for action in actions {
             if case .send(let event) = action {
                 batch.append(event)
-                recordSent(event)
+                recordSent(event, at: now)
                 continue
             }
             if !batch.isEmpty {
@@ -22,12 +22,12 @@ extension SupervisedChild {
         if !batch.isEmpty { writer?.send(batch) }
     }
 
-    private func recordSent(_ event: Event) {
-        guard timeline.keepsMessages else { return record(.event, "") }
+    private func recordSent(_ event: Event, at now: Instant) {
+        guard timeline.keepsMessages else { return record(.event, "", at: now) }
         let kind: TimelineKind = if case .error = event { .error } else { .event }
         var line = event.line
         line.removeLast()
-        record(kind, line)
+        record(kind, line, at: now)
     }
 
     private func perform(_ action: LifecycleAction, at now: Instant) {
@@ -43,7 +43,7 @@ extension SupervisedChild {
                 try unit.thaw()
             } catch {
                 logger.error("\(error.message)")
-                record(.note, error.message)
+                record(.note, error.message, at: now)
             }
         case .signalTree(let signal):
             unit.signalTree(signal)
@@ -51,34 +51,34 @@ extension SupervisedChild {
         case .killTree:
             unit.killAll()
         case .stateChanged(let state):
-            record(.state, state.rawValue)
+            record(.state, state.rawValue, at: now)
             logger.info("\(state.rawValue)")
-            if state == .suspended { recordFrozen() }
+            if state == .suspended { recordFrozen(at: now) }
         case .violation(let violation):
             let tasks = violation.tasks.map { task in task.name.map { "\(task.id) (\($0))" } ?? task.id.rawValue }
             let text = "\(violation.kind.rawValue) violation: \(violation.action.rawValue)"
                 + (tasks.isEmpty ? "" : "; open tasks: " + tasks.joined(separator: ", "))
-            record(.violation, text)
+            record(.violation, text, at: now)
             logger.warning("\(text)")
             onViolation(self, violation)
         case .freezeFailed(let text):
-            record(.freeze, text)
+            record(.freeze, text, at: now)
             logger.warning("\(text)")
         case .refuse:
             break
         case .note(let text):
-            record(.note, text)
+            record(.note, text, at: now)
             logger.info("\(text)")
         }
     }
 
     private func startFreeze(at now: Instant) {
-        freezeRequestedAt = MonotonicClock.now()
+        freezeRequestedAt = now
         do {
             try unit.requestFreeze()
         } catch {
             logger.error("\(error.message)")
-            record(.freeze, error.message)
+            record(.freeze, error.message, at: now)
             return
         }
         freezeRecheckStep = .microseconds(100)
@@ -95,7 +95,8 @@ extension SupervisedChild {
         guard state == .suspending else { return }
         if unit.isFrozen() {
             freezeRecheckAt = nil
-            handle(.freezeVerified, at: now)
+            // Decided at the moment it was verified: the check itself can take a while (sigstop).
+            handle(.freezeVerified, at: MonotonicClock.now())
         } else if unit.notificationFD == nil || freezeRecheckStep <= Self.notificationRateLimit {
             freezeRecheckAt = now + freezeRecheckStep
             freezeRecheckStep = min(freezeRecheckStep * 2, .milliseconds(50))
@@ -105,10 +106,10 @@ extension SupervisedChild {
     /// The kernel's least spacing between two `cgroup.events` notifications (with margin).
     static var notificationRateLimit: Duration { .milliseconds(13) }
 
-    private func recordFrozen() {
-        let took = freezeRequestedAt.map { (MonotonicClock.now() - $0).nanoseconds } ?? 0
+    private func recordFrozen(at now: Instant) {
+        let took = freezeRequestedAt.map { (now - $0).nanoseconds } ?? 0
         freezeRequestedAt = nil
-        record(.freeze, "frozen (\(unit.kind.rawValue)) in \(Double(took / 1000) / 1000) ms")
-        recordSnapshot()
+        record(.freeze, "frozen (\(unit.kind.rawValue)) in \(Double(took / 1000) / 1000) ms", at: now)
+        recordSnapshot(at: now)
     }
 }

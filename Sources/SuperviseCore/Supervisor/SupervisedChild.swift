@@ -50,7 +50,7 @@ final class SupervisedChild {
 
     /// Inputs raised while a decision's actions are carried out (a freeze verified at once),
     /// decided once those actions are all done: nothing re-enters ``perform(_:at:)``.
-    private var pendingInputs: [LifecycleInput] = []
+    private var pendingInputs: [(input: LifecycleInput, at: Instant)] = []
     private var deciding = false
 
     /// Called when a violation is judged.
@@ -108,13 +108,14 @@ final class SupervisedChild {
     /// Called while a decision is being carried out, it queues `input` behind it.
     @discardableResult
     private func decide(_ input: LifecycleInput, at now: Instant) -> [String] {
-        pendingInputs.append(input)
+        pendingInputs.append((input, now))
         guard !deciding else { return [] }
         deciding = true
         defer { deciding = false }
         var refusals: [String] = []
         while !pendingInputs.isEmpty {
-            let actions = lifecycle.handle(pendingInputs.removeFirst(), at: now)
+            let (input, now) = pendingInputs.removeFirst()
+            let actions = lifecycle.handle(input, at: now)
             lifecycleChanged()
             perform(actions, at: now)
             for case .refuse(let reason) in actions { refusals.append(reason) }
@@ -143,13 +144,13 @@ final class SupervisedChild {
             guard let parsed = RequestParser.parse(bytes) else { return }
             result = parsed
             if timeline.keepsMessages {
-                record(.request, String(decoding: bytes, as: UTF8.self))
+                record(.request, String(decoding: bytes, as: UTF8.self), at: now)
             } else {
-                record(.request, "")
+                record(.request, "", at: now)
             }
         case .tooLong(let prefix):
             result = .failure(RequestError(code: .lineTooLong, rawRequest: prefix))
-            record(.request, String(decoding: prefix, as: UTF8.self) + "…")
+            record(.request, String(decoding: prefix, as: UTF8.self) + "…", at: now)
         }
         switch result {
         case .success(let request):
@@ -173,21 +174,20 @@ final class SupervisedChild {
 
     // MARK: - Records
 
-    /// Adds a timeline entry at the time it is made: one input's decision can take a while
-    /// (a freeze verified across many processes), so its entries are not stamped with the
-    /// instant it started.
-    func record(_ kind: TimelineKind, _ text: @autoclosure () -> String) {
-        timeline.append(kind, text(), at: MonotonicClock.now())
+    /// Adds a timeline entry at `now`, the instant of the decision it belongs to: the instant the
+    /// lifecycle counts its timers from, so the report's times agree with its rules.
+    func record(_ kind: TimelineKind, _ text: @autoclosure () -> String, at now: Instant) {
+        timeline.append(kind, text(), at: now)
     }
 
-    func recordSnapshot() {
+    func recordSnapshot(at now: Instant) {
         guard let usage = unit.resourceUsage() else { return }
-        snapshots.append((MonotonicClock.now().milliseconds(since: origin), usage))
+        snapshots.append((now.milliseconds(since: origin), usage))
     }
 
-    func recordSpawnFailure(_ error: SupervisorError) {
+    func recordSpawnFailure(_ error: SupervisorError, at now: Instant) {
         spawnFailure = error
-        record(.note, error.message)
+        record(.note, error.message, at: now)
     }
 
     func started(pid: Int32, writer: EventWriter, reader: RequestReader, at now: Instant) {
@@ -220,15 +220,15 @@ final class SupervisedChild {
     func scheduleRestart(at now: Instant) {
         let delay = backoff.delay(afterRunOf: now - runStartedAt)
         restartAt = now + delay
-        record(.note, "restarting in \(delay.formatted) (run \(pastRuns.count + 2))")
+        record(.note, "restarting in \(delay.formatted) (run \(pastRuns.count + 2))", at: now)
         logger.notice("restarting in \(delay.formatted)")
     }
 
     /// Drops a pending restart (the child was told to terminate).
-    func cancelRestart() {
+    func cancelRestart(at now: Instant) {
         guard restartAt != nil else { return }
         restartAt = nil
-        record(.note, "restart cancelled")
+        record(.note, "restart cancelled", at: now)
     }
 
     /// Starts a fresh lifecycle for the next run, keeping the last one for the report.

@@ -63,7 +63,7 @@ extension Supervisor {
             started(child, pid: pid, channels: channels, at: now)
         } catch {
             logger.error("\(error.message)")
-            child.recordSpawnFailure(error)
+            child.recordSpawnFailure(error, at: now)
             let status: Int32 = if case .spawn(let status) = error.code { status } else { 126 }
             child.handle(.exited(ChildTermination.exited(status), treeEmpty: true), at: now)
             outcome.childStatuses.append(status)

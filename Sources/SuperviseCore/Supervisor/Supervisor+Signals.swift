@@ -23,13 +23,13 @@ extension Supervisor {
                 let escalate = terminationSignals > 1
                 logger.notice("\(name): \(escalate ? "killing" : "terminating") every child")
                 for child in children {
-                    child.cancelRestart()
+                    child.cancelRestart(at: MonotonicClock.now())
                     child.handle(.terminate(escalate: escalate), at: MonotonicClock.now())
                 }
             case .forward:
                 logger.notice("\(name): forwarding it to every child's processes")
                 for child in children where child.hasProcesses {
-                    child.record(.note, "forwarded \(name)")
+                    child.record(.note, "forwarded \(name)", at: MonotonicClock.now())
                     child.unit.signalTree(signal)
                 }
             case .ignore:
