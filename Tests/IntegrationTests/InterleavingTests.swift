@@ -9,6 +9,7 @@ import Testing
     @Test(arguments: Backend.usable)
     func randomInterleavingsTellTheTruth(backend: Backend) throws {
         let plan = InterleavingPlan.current
+        guard plan.covers(backend) else { return print("interleavings on \(backend.rawValue): not run, SUPERVISE_FREEZERS leaves it out") }
         let start = Date()
         var sequences = 0, steps = 0, mismatches = 0, cleared: [String] = []
         while plan.wantsMore(sequences: sequences, steps: steps) {

@@ -3,18 +3,27 @@ import Foundation
 /// How many interleavings to run, from the environment:
 /// - default: 2 sequences of 10 steps per freezer, from a fresh random seed;
 /// - `SUPERVISE_SEED=N`: replays the one sequence with seed N (of up to 300 steps with `SUPERVISE_SOAK` set);
-/// - `SUPERVISE_SOAK=STEPS`: sequences of up to 300 steps until STEPS steps per freezer, with figures printed.
+/// - `SUPERVISE_SOAK=STEPS`: sequences of up to 300 steps until STEPS steps per freezer, with figures printed;
+/// - `SUPERVISE_FREEZERS=cgroup1,sigstop`: only these freezers (to soak several in parallel processes).
 struct InterleavingPlan {
     let firstSeed: UInt64
     let replay: Bool
     /// Total steps per freezer for a soak; nil for the short default run.
     let soakSteps: Int?
+    /// The freezers asked for; nil for every usable one.
+    let freezers: Set<String>?
 
     static var current: InterleavingPlan {
         let environment = ProcessInfo.processInfo.environment
         let seed = environment["SUPERVISE_SEED"].flatMap { UInt64($0) }
         return InterleavingPlan(firstSeed: seed ?? UInt64.random(in: 1...UInt64.max), replay: seed != nil,
-                                soakSteps: environment["SUPERVISE_SOAK"].flatMap { Int($0) })
+                                soakSteps: environment["SUPERVISE_SOAK"].flatMap { Int($0) },
+                                freezers: environment["SUPERVISE_FREEZERS"].map { Set($0.split(separator: ",").map(String.init)) })
+    }
+
+    /// Whether this run is to cover `backend`.
+    func covers(_ backend: Backend) -> Bool {
+        freezers?.contains(backend.rawValue) ?? true
     }
 
     var stepsPerSequence: Int { soakSteps == nil ? 10 : 300 }
