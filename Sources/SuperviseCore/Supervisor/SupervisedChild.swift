@@ -127,10 +127,11 @@ final class SupervisedChild {
         readRequests(upTo: 1 << 20, at: now)
     }
 
-    /// Reads up to `limit` bytes of requests and applies each one.
+    /// Reads up to `limit` bytes of requests and applies each one; nothing while the child's
+    /// event backlog is full (``EventWriter/isFull``).
     func readRequests(upTo limit: Int, at now: Instant) {
         guard let reader, !reader.reachedEOF else { return }
-        reader.read(upTo: limit) { line in self.receive(line, at: now) }
+        reader.read(upTo: limit, while: { writer?.isFull != true }) { line in self.receive(line, at: now) }
         if reader.reachedEOF {
             loop.remove(reader.fd)
         }
