@@ -17,7 +17,11 @@ final class SupervisedChild {
     let unit: any FreezerUnit
     private(set) var pid: Int32 = 0
     private(set) var timeline: Timeline
-    private(set) var snapshots: [(milliseconds: Double, usage: ResourceUsage)] = []
+    /// A snapshot at each verified freeze: the first and the last ``snapshotLimit``.
+    private(set) var snapshots = HeadTailBuffer<(milliseconds: Double, usage: ResourceUsage)>(
+        headLimit: SupervisedChild.snapshotLimit, tailLimit: SupervisedChild.snapshotLimit)
+    /// How many snapshots are kept at each end.
+    static let snapshotLimit = 1_000
     /// The status to report when exec failed (127 or 126) and no process ever ran.
     private(set) var spawnFailure: SupervisorError?
 
