@@ -278,7 +278,39 @@ import Testing
         let directory = try #require(throws: UsageError.self) {
             try ConfigFile.load(path: "/", commandLine: SettingsOverrides())
         }
-        #expect(directory.message.hasPrefix("cannot read the config file '/': Is a directory"))
+        #expect(directory.message == "cannot read the config file '/': it is a directory, not a regular file: "
+            + "give the path of a TOML file to --config")
+    }
+
+    @Test func aDeviceOrAFIFOIsRefusedWithoutBeingRead() throws {
+        let zero = try #require(throws: UsageError.self) {
+            try ConfigFile.load(path: "/dev/zero", commandLine: SettingsOverrides())
+        }
+        #expect(zero.message == "cannot read the config file '/dev/zero': it is a character device, not a regular "
+            + "file: give the path of a TOML file to --config")
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("supervise-\(UUID()).toml").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        let error = try #require(throws: UsageError.self) {
+            try ConfigFile.load(path: fifo, commandLine: SettingsOverrides())
+        }
+        #expect(error.message.contains("it is a FIFO, not a regular file"), "refused without waiting for a writer")
+    }
+
+    @Test func aFileOverTheSizeLimitIsRefused() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("supervise-\(UUID()).toml")
+        let comment = "# " + String(repeating: "x", count: 1000) + "\n"
+        let text = "[child.a]\ncommand = [\"/bin/true\"]\n" + String(repeating: comment, count: ConfigFile.maxFileSize / 1000)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let error = try #require(throws: UsageError.self) {
+            try ConfigFile.load(path: url.path, commandLine: SettingsOverrides())
+        }
+        #expect(error.message == "cannot read the config file '\(url.path)': it is over 1048576 bytes (1 MiB): "
+            + "check the path given to --config")
+        let fits = "[child.a]\ncommand = [\"/bin/true\"]\n" + String(repeating: comment, count: ConfigFile.maxFileSize / 1003 - 1)
+        try fits.write(to: url, atomically: true, encoding: .utf8)
+        #expect(try ConfigFile.load(path: url.path, commandLine: SettingsOverrides()).count == 1)
     }
 
     @Test func invalidUTF8IsRefused() throws {

@@ -43,8 +43,9 @@ extension ChildLifecycle {
         case .kill:
             killForViolation(.window, now)
         case .suspend:
-            violations.append(Violation(kind: .window, at: now, action: .suspended, tasks: []))
-            actions.append(.violation(violations[violations.count - 1]))
+            let violation = Violation(kind: .window, at: now, action: .suspended, tasks: [])
+            violationRecords.append(violation)
+            actions.append(.violation(violation))
             beginSuspending(now)
         }
     }
@@ -60,7 +61,7 @@ extension ChildLifecycle {
     /// Kills the whole tree and records the violation with the tasks still open.
     mutating func killForViolation(_ kind: Violation.Kind, _ now: Instant) {
         let violation = Violation(kind: kind, at: now, action: .killed, tasks: Array(openTasks))
-        violations.append(violation)
+        violationRecords.append(violation)
         clearBackgroundTimers()
         termination = .violation
         setState(.terminating)

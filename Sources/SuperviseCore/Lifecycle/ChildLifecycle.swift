@@ -16,11 +16,19 @@ public struct ChildLifecycle: Sendable {
     public internal(set) var taskHistory: [TaskRecord] = []
     /// Tasks not kept in ``taskHistory`` because it was full.
     public internal(set) var tasksNotRecorded = 0
-    public internal(set) var violations: [Violation] = []
+    /// Broken timing rules: the first and the last ``violationLimit`` (more only with
+    /// `--on-window-overrun suspend`, which judges one per background entry).
+    public internal(set) var violationRecords = HeadTailBuffer<Violation>(
+        headLimit: ChildLifecycle.violationLimit, tailLimit: ChildLifecycle.violationLimit)
     public internal(set) var exit: ExitRecord?
 
     /// How many task records one child keeps; a flooding child can't grow the supervisor further.
     public static let taskHistoryLimit = 100_000
+    /// How many violations are kept at each end of a run.
+    public static let violationLimit = 1_000
+
+    /// The violations kept, in the order judged.
+    public var violations: [Violation] { violationRecords.elements }
 
     // Background entry.
     var seq: UInt64 = 0

@@ -7,21 +7,44 @@ import Glibc
 ///
 /// What the pipe can't take yet waits in a per-child backlog, flushed when the pipe is
 /// writable again. Lifecycle events are never dropped; `error` events are dropped (and
-/// counted) while the backlog is over ``backlogLimit``.
+/// counted) while the backlog is over ``backlogLimit``. Once the backlog is over ``fullAt``
+/// it is *full*: the child's requests are not read until it has read every event waiting,
+/// so what a child that does not read can make the supervisor queue stays bounded.
 final class EventWriter {
     static let backlogLimit = 64 * 1024
 
+    /// How the backlog changed, for the loop to watch the right descriptors.
+    enum BacklogChange {
+        /// A backlog formed: wait until the pipe is writable.
+        case formed
+        /// The backlog passed ``fullAt``: stop reading the child's requests.
+        case full
+        /// The backlog is gone: stop waiting for writability, and read requests again.
+        case drained
+    }
+
     let fd: Int32
+    /// The backlog size past which the child's requests are not read: twice the `error`
+    /// bound, plus room for an `expire` to each task the child may hold, so that the
+    /// supervisor's own events never make a child that reads them wait.
+    let fullAt: Int
     private var backlog: [UInt8] = []
     private var scratch: [UInt8] = []
     /// `error` events dropped because the child was not reading.
     private(set) var errorsDropped = 0
     /// The child closed its end; nothing more can reach it.
     private(set) var isBroken = false
-    /// Called with `true` when a backlog forms (wait for writability) and `false` when it is gone.
-    var onBacklogChange: (Bool) -> Void = { _ in }
+    /// More than ``fullAt`` bytes waited, and the child has not read them all yet.
+    private(set) var isFull = false
+    var onBacklogChange: (BacklogChange) -> Void = { _ in }
 
-    init(fd: Int32) { self.fd = fd }
+    init(fd: Int32, maxOpenTasks: Int) {
+        self.fd = fd
+        fullAt = 2 * Self.backlogLimit + maxOpenTasks * Self.longestExpireLine
+    }
+
+    /// `expire ID\n` with the longest ID.
+    static let longestExpireLine = "expire \n".utf8.count + TaskID.maxLength
 
     var hasBacklog: Bool { !backlog.isEmpty }
 
@@ -41,9 +64,13 @@ final class EventWriter {
             let written = write(scratch)
             guard written < scratch.count, !isBroken else { return }
             backlog.append(contentsOf: scratch[written...])
-            onBacklogChange(true)
+            onBacklogChange(.formed)
         } else {
             backlog.append(contentsOf: scratch)
+        }
+        if !isFull, backlog.count > fullAt {
+            isFull = true
+            onBacklogChange(.full)
         }
     }
 
@@ -54,7 +81,8 @@ final class EventWriter {
         backlog.removeFirst(written)
         if backlog.isEmpty || isBroken {
             backlog.removeAll()
-            onBacklogChange(false)
+            isFull = false
+            onBacklogChange(.drained)
         }
     }
 

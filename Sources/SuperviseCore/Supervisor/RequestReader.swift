@@ -27,13 +27,13 @@ final class RequestReader {
         self.buffer = buffer
     }
 
-    /// Reads up to `limit` bytes (stopping early at EAGAIN or EOF) and hands over every complete line.
-    /// Returns the number of bytes read.
+    /// Reads up to `limit` bytes (stopping early at EAGAIN or EOF, or before a read when `canRead`
+    /// says no) and hands over every complete line. Returns the number of bytes read.
     @discardableResult
-    func read(upTo limit: Int, _ handle: (LineSplitter.Line) -> Void) -> Int {
+    func read(upTo limit: Int, while canRead: () -> Bool, _ handle: (LineSplitter.Line) -> Void) -> Int {
         var total = 0
         let bytes = buffer.bytes
-        while total < limit, !reachedEOF {
+        while total < limit, !reachedEOF, canRead() {
             let count = retryingOnInterrupt { Glibc.read(fd, bytes.baseAddress!, min(bytes.count, limit - total)) }
             if count > 0 {
                 total += count

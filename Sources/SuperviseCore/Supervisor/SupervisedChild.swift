@@ -17,7 +17,11 @@ final class SupervisedChild {
     let unit: any FreezerUnit
     private(set) var pid: Int32 = 0
     private(set) var timeline: Timeline
-    private(set) var snapshots: [(milliseconds: Double, usage: ResourceUsage)] = []
+    /// A snapshot at each verified freeze: the first and the last ``snapshotLimit``.
+    private(set) var snapshots = HeadTailBuffer<(milliseconds: Double, usage: ResourceUsage)>(
+        headLimit: SupervisedChild.snapshotLimit, tailLimit: SupervisedChild.snapshotLimit)
+    /// How many snapshots are kept at each end.
+    static let snapshotLimit = 1_000
     /// The status to report when exec failed (127 or 126) and no process ever ran.
     private(set) var spawnFailure: SupervisorError?
 
@@ -128,10 +132,11 @@ final class SupervisedChild {
         readRequests(upTo: 1 << 20, at: now)
     }
 
-    /// Reads up to `limit` bytes of requests and applies each one.
+    /// Reads up to `limit` bytes of requests and applies each one; nothing while the child's
+    /// event backlog is full (``EventWriter/isFull``).
     func readRequests(upTo limit: Int, at now: Instant) {
         guard let reader, !reader.reachedEOF else { return }
-        reader.read(upTo: limit) { line in self.receive(line, at: now) }
+        reader.read(upTo: limit, while: { writer?.isFull != true }) { line in self.receive(line, at: now) }
         if reader.reachedEOF {
             loop.remove(reader.fd)
         }

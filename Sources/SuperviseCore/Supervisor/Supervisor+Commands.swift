@@ -13,8 +13,13 @@ extension Supervisor {
     func runCommands() {
         guard let commands else { return }
         releaseHold(at: MonotonicClock.now())
-        while !children.allSatisfy(\.isDone), let (number, text) = commands.nextLine() {
-            execute(text, line: number, at: MonotonicClock.now())
+        while !children.allSatisfy(\.isDone), let line = commands.nextLine() {
+            if line.isTooLong {
+                refuse(line.number, line.text + "…", "ignored: the line is over \(CommandReader.maxLineLength) bytes; "
+                    + "keep a command under 64 KiB")
+            } else {
+                execute(line.text, line: line.number, at: MonotonicClock.now())
+            }
             releaseHold(at: MonotonicClock.now())
         }
     }

@@ -71,7 +71,7 @@ extension Supervisor {
     }
 
     private func started(_ child: SupervisedChild, pid: Int32, channels: ProtocolChannels, at now: Instant) {
-        let writer = EventWriter(fd: channels.eventsWrite)
+        let writer = EventWriter(fd: channels.eventsWrite, maxOpenTasks: child.spec.settings.maxOpenTasks)
         let reader = RequestReader(fd: channels.requestsRead, buffer: readBuffer)
         child.started(pid: pid, writer: writer, reader: reader, at: now)
         childrenByPID[pid] = child
@@ -79,8 +79,19 @@ extension Supervisor {
             child.readRequests(upTo: 64 * 1024, at: MonotonicClock.now())
         }
         loop.add(writer.fd, events: 0) { [unowned writer] _ in writer.flush() }
-        writer.onBacklogChange = { [unowned self, unowned writer] waiting in
-            self.loop.modify(writer.fd, events: waiting ? EventLoop.writable : 0)
+        writer.onBacklogChange = { [unowned self, unowned child, unowned writer, unowned reader] change in
+            switch change {
+            case .formed:
+                self.loop.modify(writer.fd, events: EventLoop.writable)
+            case .full:
+                self.loop.modify(reader.fd, events: 0)
+                let text = "over \(writer.fullAt) bytes of events unread: not reading requests until the child reads them"
+                child.record(.note, text)
+                child.logger.notice("\(text)")
+            case .drained:
+                self.loop.modify(writer.fd, events: 0)
+                self.loop.modify(reader.fd, events: EventLoop.readable)
+            }
         }
         if let notification = child.unit.notificationFD, !watchedNotifications.contains(notification) {
             // Units of one freezer may share a descriptor: a wake-up re-checks every child on it.

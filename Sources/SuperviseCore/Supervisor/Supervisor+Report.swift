@@ -17,7 +17,7 @@ extension Supervisor {
     func reportJSON() -> JSONValue {
         let first = specs.first ?? ChildSpec(name: "", command: [])
         return .object([
-            ("version", .int(1)),
+            ("version", .int(2)),
             ("settings", settingsJSON(first.settings, freezer: first.freezer)),
             ("exit_status", .int(Int64(outcome.exitStatus(violationStatus: options.violationStatus)))),
             ("children", .array(children.map(childReport))),
@@ -68,6 +68,7 @@ extension Supervisor {
                          ("text", .string(entry.text))])
             })),
             ("messages_dropped", .int(Int64(child.timeline.messagesDropped))),
+            ("lifecycle_entries_dropped", .int(Int64(child.timeline.lifecycleEntriesDropped))),
             ("errors_dropped", .int(Int64(child.errorsDropped))),
             ("tasks", .array(runs.flatMap(\.taskHistory).map { task in
                 .object([("id", .string(task.id.rawValue)), ("name", .string(task.name)),
@@ -82,10 +83,12 @@ extension Supervisor {
                              .object([("id", .string($0.id.rawValue)), ("name", .string($0.name))])
                          }))])
             })),
-            ("snapshots", .array(child.snapshots.map { snapshot in
+            ("violations_not_recorded", .int(Int64(runs.map(\.violationRecords.omitted).reduce(0, +)))),
+            ("snapshots", .array(child.snapshots.elements.map { snapshot in
                 .object([("t_ms", .double(snapshot.milliseconds)), ("rss_kb", .int(Int64(snapshot.usage.rssKB))),
                          ("cpu_ms", .double(snapshot.usage.cpuMS))])
             })),
+            ("snapshots_not_recorded", .int(Int64(child.snapshots.omitted))),
             ("exit", exitJSON(lifecycle.exit)),
             ("runs", .array(runs.map { .object([("exit", exitJSON($0.exit))]) })),
         ])

@@ -1,0 +1,42 @@
+/// Keeps the first ``headLimit`` and the last ``tailLimit`` elements appended, and counts
+/// the ones in between: a record that stays bounded however long the run, yet shows how it
+/// began and how it ended.
+public struct HeadTailBuffer<Element> {
+    public let headLimit: Int
+    public let tailLimit: Int
+    private var head: [Element] = []
+    /// A ring of the last elements once the head is full; its oldest is at `tailStart`.
+    private var tail: [Element] = []
+    private var tailStart = 0
+    /// Elements appended but no longer kept.
+    public private(set) var omitted = 0
+
+    public init(headLimit: Int, tailLimit: Int) {
+        self.headLimit = headLimit
+        self.tailLimit = tailLimit
+    }
+
+    /// Whether the next element appended would be kept (so callers can skip building it).
+    public var keepsNext: Bool { head.count < headLimit || tailLimit > 0 }
+
+    public mutating func append(_ element: Element) {
+        if head.count < headLimit {
+            head.append(element)
+        } else if tail.count < tailLimit {
+            tail.append(element)
+        } else if tailLimit > 0 {
+            tail[tailStart] = element
+            tailStart = (tailStart + 1) % tailLimit
+            omitted += 1
+        } else {
+            omitted += 1
+        }
+    }
+
+    /// The kept elements, oldest first: the head, then the tail.
+    public var elements: [Element] {
+        head + tail[tailStart...] + tail[..<tailStart]
+    }
+}
+
+extension HeadTailBuffer: Sendable where Element: Sendable {}

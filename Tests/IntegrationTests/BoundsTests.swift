@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// Hostile or endless input can't grow the supervisor without bound, and never stops it
+/// from answering, timing or terminating.
+@Suite struct BoundsTests {
+    /// Writes a million `begin`s with 64-character IDs (refused past the 256th: `expire` each)
+    /// without ever reading fd 3; before each batch of 1024 the count so far goes to the file argv[1].
+    static let flood = """
+        import os, sys
+        for start in range(0, 1000000, 1024):
+            open(sys.argv[1], "w").write(str(start))
+            os.write(4, b"".join(b"begin %064d\\n" % i for i in range(start, start + 1024)))
+        open(sys.argv[1], "w").write("all")
+        """
+
+    /// The supervisor's resident memory in KiB, from /proc.
+    static func residentKB(_ pid: Int32) -> Int? {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+        return line.flatMap { Int($0.split(separator: " ")[1]) }
+    }
+
+    @Test func aChildThatFloodsBeginsAndNeverReadsIsHeldBack() throws {
+        let progress = Supervise.temporaryDirectory().appendingPathComponent("progress").path
+        let live = try LiveSupervise(["--log-level", "error", "--", "python3", "-c", Self.flood, progress])
+        // Until the child has written all, or has been blocked in write(2) for 2 s.
+        var last = "", since = Date()
+        Supervise.eventually(timeout: 120) {
+            let now = (try? String(contentsOfFile: progress, encoding: .utf8)) ?? ""
+            if now != last { (last, since) = (now, Date()) }
+            return now == "all" || (!now.isEmpty && Date().timeIntervalSince(since) > 2)
+        }
+        let rss = try #require(Self.residentKB(live.process.processIdentifier))
+        #expect(rss < 60 * 1024, "the supervisor holds \(rss) KiB after \(last) requests")
+        #expect(last != "all", "the child is blocked writing its requests")
+        #expect(live.status()?["state"] as? String == "active", "status is still answered")
+        #expect(live.terminate() == 0, "the stop signal reaches the blocked child")
+        let run = live.finish()
+        #expect(run.timeline("note").contains { $0.contains("not reading requests until the child reads them") })
+    }
+
+    @Test func aChildHeldBackStillMeetsItsLimit() throws {
+        let progress = Supervise.temporaryDirectory().appendingPathComponent("progress").path
+        let run = try Supervise.run(["--log-level", "error", "--window", "0.5", "--limit", "2", "--expiry-warning", "1",
+                                     "--", "python3", "-c", Self.flood, progress],
+                                    stdin: "sleep 1\nbackground\nwait exited timeout=20s\n", timeout: 60)
+        #expect(run.status == 124, "\(run.stderr)")
+        #expect(run.violations.first?["kind"] as? String == "expiry")
+        #expect((run.violations.first?["tasks"] as? [Any])?.count == 256)
+    }
+
+    @Test func anOverlongStdinLineIsRefusedInOneShortLine() throws {
+        let long = String(repeating: "x", count: 4 << 20)
+        let run = try Supervise.run(["--", "sleep", "30"], stdin: "\(long)\nstatus\nterminate\n", timeout: 60)
+        #expect(run.status == 0, "\(run.stderr)")
+        let errors = run.stderr.split(separator: "\n").filter { $0.contains("error") }
+        #expect(errors.count == 1, "\(errors.map { $0.prefix(300) })")
+        #expect(errors.first?.contains("stdin line 1: 'xxxx") == true)
+        #expect(errors.first?.contains("over 65536 bytes") == true)
+        #expect((errors.first?.utf8.count ?? .max) < 500, "a bounded excerpt")
+        #expect(run.stdout.contains("\"state\":\"active\""), "the next line still runs")
+    }
+
+    @Test(arguments: ["/dev/zero", "/dev/stdin"])
+    func aConfigThatIsNotARegularFileIsRefused(path: String) throws {
+        let run = try Supervise.run(["--config", path], timeout: 20)
+        #expect(run.status == 2)
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("not a regular file"), "\(run.stderr)")
+    }
+
+    @Test func manyBackgroundCyclesKeepTheReportBounded() throws {
+        let cycles = 2 * 1000 + 600
+        let script = String(repeating: "background\nwait suspended\nforeground\nwait active\n", count: cycles)
+        let run = try Supervise.run(["--window", "0", "--log-level", "warning", "--", "sh", "-c", "exec cat <&3 >/dev/null"],
+                                    stdin: script + "terminate\n", timeout: 300)
+        #expect(run.status == 0, "\(run.stderr.prefix(2000))")
+        #expect(run.report?["version"] as? Int == 2)
+        let snapshots = run.child["snapshots"] as? [Any] ?? []
+        #expect(snapshots.count == 2000, "the first and the last 1,000")
+        #expect(run.child["snapshots_not_recorded"] as? Int == cycles - 2000)
+        let lifecycle = run.timeline.filter { !["event", "request", "error"].contains($0["kind"] as? String) }
+        #expect(lifecycle.count == 10_000, "the first and the last 5,000 lifecycle entries")
+        let dropped = run.child["lifecycle_entries_dropped"] as? Int ?? 0
+        #expect(dropped >= 5 * cycles + 3 - 10_000, "every cycle has 5: background, suspending, suspended, freeze, active")
+        #expect(run.timeline("state").prefix(2) == ["active", "background"])
+        #expect(run.timeline("state").suffix(2) == ["terminating", "exited"])
+        #expect(run.child["messages_dropped"] as? Int ?? 0 > 0)
+    }
+}
