@@ -86,7 +86,7 @@ extension Supervisor {
             case .full:
                 self.loop.modify(reader.fd, events: 0)
                 let text = "over \(writer.fullAt) bytes of events unread: not reading requests until the child reads them"
-                child.record(.note, text)
+                child.record(.note, text, at: MonotonicClock.now())
                 child.logger.notice("\(text)")
             case .drained:
                 self.loop.modify(writer.fd, events: 0)
