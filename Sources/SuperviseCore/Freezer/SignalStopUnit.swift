@@ -45,12 +45,13 @@ final class SignalStopUnit: FreezerUnit {
         freeze = nil
     }
 
-    /// Sends SIGSTOP to every member a recent scan finds; the members found later are stopped
-    /// while the freeze is verified.
+    /// Sends SIGSTOP to every member a recent scan finds, also those an earlier freeze stopped
+    /// (someone may have continued them); the members found later are stopped while the freeze
+    /// is verified.
     func requestFreeze() throws(SupervisorError) {
         guard main != nil else { return }
         freezer.recentTable()
-        freeze = Freeze(stopped: freeze?.stopped ?? [])
+        freeze = Freeze()
         if let (process, error) = stopNewMembers().first(where: { $0.error != nil }), let error {
             throw SupervisorError(.freezer, "could not freeze child \(childName): stopping process \(process.pid) failed: "
                                   + "\(Errno(rawValue: error).sentenceText)", errno: error)
@@ -117,6 +118,14 @@ final class SignalStopUnit: FreezerUnit {
     private static let vforkWaits: Set<String> = ["kernel_clone", "wait_for_vfork_done", "_do_fork", "do_fork"]
 
     func drainNotification() {}
+
+    /// A continue by someone else shows as a process this freeze stopped that is no longer
+    /// halted. A stopped process dies of SIGKILL, so no kill is held back.
+    func outsideChange() -> OutsideChange? {
+        guard let freeze, freeze.verified, let running = freeze.stopped.first(where: { !Self.isHalted($0) })
+        else { return nil }
+        return .thawed("process \(running.pid) was continued")
+    }
 
     /// Continues every process this freeze stopped and verifies that none is still stopped.
     func thaw() throws(SupervisorError) {
