@@ -124,8 +124,8 @@ final class CgroupV2Unit: FreezerUnit {
     }
 
     /// A thaw by someone else shows as `cgroup.freeze` reading 0: it reads what was last
-    /// written, while `frozen` in `cgroup.events` also drops for a moment as a task dies or
-    /// joins. A frozen v2 task dies of SIGKILL, so no kill is held back.
+    /// written, while `frozen` in `cgroup.events` may also drop for a moment while a task dies
+    /// or joins. A frozen v2 task dies of SIGKILL, so no kill is held back.
     func outsideChange() -> OutsideChange? {
         guard !removed, let text = try? FileIO.readAll(freezeFD).get(), text.hasPrefix("0") else { return nil }
         return .thawed("cgroup.freeze says 0")
