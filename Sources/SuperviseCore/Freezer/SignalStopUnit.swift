@@ -120,11 +120,17 @@ final class SignalStopUnit: FreezerUnit {
     func drainNotification() {}
 
     /// A continue by someone else shows as a process this freeze stopped that is no longer
-    /// halted. A stopped process dies of SIGKILL, so no kill is held back.
+    /// halted, or, when that look misses it (a continued shell parked in `vfork` counts as
+    /// halted), as a member the freeze did not stop: a stopped tree can't fork, so the tree ran.
+    /// A stopped process dies of SIGKILL, so no kill is held back.
     func outsideChange() -> OutsideChange? {
-        guard let freeze, freeze.verified, let running = freeze.stopped.first(where: { !Self.isHalted($0) })
-        else { return nil }
-        return .thawed("process \(running.pid) was continued")
+        guard let stopped = freeze?.stopped, freeze?.verified == true else { return nil }
+        if let running = stopped.first(where: { !Self.isHalted($0) }) {
+            return .thawed("process \(running.pid) was continued")
+        }
+        freezer.recentTable()
+        guard let fresh = members.subtracting(stopped).first else { return nil }
+        return .thawed("process \(fresh.pid) started while the tree was stopped")
     }
 
     /// Continues every process this freeze stopped and verifies that none is still stopped.
