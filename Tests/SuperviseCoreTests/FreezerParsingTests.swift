@@ -93,6 +93,19 @@ import Testing
         #expect(ProcFS.parseResidentKB(statm: "0\n") == nil)
     }
 
+    @Test func pendingSIGKILLIsReadFromEitherPendingSet() {
+        func status(thread: String, shared: String) -> String {
+            "Name:\tsleep\nState:\tD (disk sleep)\nSigQ:\t1/63405\nSigPnd:\t\(thread)\nShdPnd:\t\(shared)\nSigBlk:\t0000000000000100\n"
+        }
+        #expect(ProcFS.killPending(status: status(thread: "0000000000000100", shared: "0000000000000000")))
+        #expect(ProcFS.killPending(status: status(thread: "0000000000000000", shared: "0000000000004102")))
+        #expect(!ProcFS.killPending(status: status(thread: "0000000000000000", shared: "0000000000000000")),
+                "a blocked mask (SigBlk) is not a pending signal")
+        #expect(!ProcFS.killPending(status: status(thread: "0000000000004000", shared: "00000000000000ff")),
+                "SIGTERM and signals 1 to 8 are not SIGKILL")
+        #expect(!ProcFS.killPending(status: ""))
+    }
+
     @Test func keyValueFilesAreRead() {
         let events = "populated 1\nfrozen 0\n"
         #expect(CgroupV2Unit.value(of: "populated", in: events) == 1)

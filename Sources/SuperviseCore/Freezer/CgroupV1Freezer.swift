@@ -97,6 +97,14 @@ final class CgroupV1Unit: FreezerUnit {
 
     func drainNotification() {}
 
+    /// A SIGKILL held back shows in the main process's pending signals; a thaw by someone else
+    /// as `freezer.state` reading THAWED. v1 tells neither.
+    func outsideChange() -> OutsideChange? {
+        if let pid, ProcFS.hasKillPending(pid) { return .mainProcessKilled }
+        guard state() == "THAWED" else { return nil }
+        return .thawed("freezer.state says THAWED")
+    }
+
     func thaw() throws(SupervisorError) {
         try write("THAWED", doing: "thaw")
         guard waitBriefly(upTo: .seconds(1), until: { state() == "THAWED" }) else {

@@ -87,7 +87,7 @@ final class CgroupV2Unit: FreezerUnit {
                                       errno: error.rawValue)
             }
         }
-        freezeFD = try open("cgroup.freeze", O_WRONLY)
+        freezeFD = try open("cgroup.freeze", O_RDWR)
         eventsFD = try open("cgroup.events", O_RDONLY)
         procsFD = try open("cgroup.procs", O_WRONLY)
         directoryFD = try open(".", O_RDONLY | O_DIRECTORY)
@@ -121,6 +121,14 @@ final class CgroupV2Unit: FreezerUnit {
         while case .success(let count) = buffer.withUnsafeMutableBytes({ bytes in
             FileIO.retrying { read(inotifyFD, bytes.baseAddress, bytes.count) }
         }), count > 0 {}
+    }
+
+    /// A thaw by someone else shows as `cgroup.freeze` reading 0: it reads what was last
+    /// written, while `frozen` in `cgroup.events` may also drop for a moment while a task dies
+    /// or joins. A frozen v2 task dies of SIGKILL, so no kill is held back.
+    func outsideChange() -> OutsideChange? {
+        guard !removed, let text = try? FileIO.readAll(freezeFD).get(), text.hasPrefix("0") else { return nil }
+        return .thawed("cgroup.freeze says 0")
     }
 
     func thaw() throws(SupervisorError) {

@@ -53,6 +53,11 @@ public protocol FreezerUnit: AnyObject {
     /// Consumes what made `notificationFD` readable.
     func drainNotification()
 
+    /// Looks now, at a unit whose freeze was verified, for what someone else did to it: a thaw,
+    /// or a SIGKILL the freeze holds back. Asked when the child's state is about to matter (a
+    /// notification, `status`, a `wait`, a command), never on a timer.
+    func outsideChange() -> OutsideChange?
+
     /// Thaws every process and verifies it runs again.
     func thaw() throws(SupervisorError)
 

@@ -78,6 +78,22 @@ enum ProcFS {
         return environment.split(separator: "\0").first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
     }
 
+    /// Whether `pid` has a SIGKILL pending: sent, and not yet acted on (a task a cgroup v1
+    /// freeze holds acts on it only once thawed).
+    static func hasKillPending(_ pid: Int32) -> Bool {
+        (try? FileIO.readFile("/proc/\(pid)/status").get()).map(killPending(status:)) ?? false
+    }
+
+    /// Whether a `/proc/PID/status` text shows SIGKILL (9, mask 0x100) pending, for the thread
+    /// (`SigPnd`) or the whole process (`ShdPnd`).
+    static func killPending(status: String) -> Bool {
+        status.split(separator: "\n").contains { line in
+            guard line.hasPrefix("SigPnd:") || line.hasPrefix("ShdPnd:"),
+                  let mask = UInt64(line.dropFirst(7).drop { $0 == "\t" || $0 == " " }, radix: 16) else { return false }
+            return mask & (1 << (SIGKILL - 1)) != 0
+        }
+    }
+
     /// The states of every thread of `pid`.
     static func threadStats(_ pid: Int32) -> [ProcessStat] {
         FileIO.subdirectories(of: "/proc/\(pid)/task").compactMap { tid in

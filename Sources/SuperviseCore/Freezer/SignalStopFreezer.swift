@@ -12,6 +12,8 @@ public final class SignalStopFreezer: Freezer {
     /// Where orphans go; `nil` when nothing is a subreaper for the children (tests).
     let adoption: OrphanAdoption?
     private var units: [SignalStopUnit] = []
+    /// The last scan, when it finished and how long it took.
+    private var lastScan: (table: ProcessTable, finished: ContinuousClock.Instant, took: Duration)?
 
     init(adoption: OrphanAdoption?) {
         self.adoption = adoption
@@ -37,11 +39,21 @@ public final class SignalStopFreezer: Freezer {
     /// Scans `/proc` and sorts every unit's members from it.
     @discardableResult
     func rescan() -> ProcessTable {
+        let started = ContinuousClock.now
         let table = ProcessTable.scan()
+        lastScan = (table, .now, started.duration(to: .now))
         let known = units.map { ChildTrees.Known(name: $0.childName, main: $0.main, members: $0.members) }
         let trees = ChildTrees.sort(known, in: table, adoption: adoption, nameOf: ProcFS.supervisedName)
         for (unit, tree) in zip(units, trees) { unit.members = tree }
         return table
+    }
+
+    /// The last scan while it is younger than it took to make (2 ms at least), else a new one:
+    /// looking at every suspended child in one moment (`status`) then costs a few scans, not one each.
+    @discardableResult
+    func recentTable() -> ProcessTable {
+        if let (table, finished, took) = lastScan, finished.duration(to: .now) < max(took, .milliseconds(2)) { return table }
+        return rescan()
     }
 
     /// Sends `signal` to each process `members` finds, starting from the last scan's members and

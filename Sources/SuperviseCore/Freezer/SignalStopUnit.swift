@@ -45,12 +45,13 @@ final class SignalStopUnit: FreezerUnit {
         freeze = nil
     }
 
-    /// Sends SIGSTOP to every member the last scan found. No scan here: the verification's scan,
-    /// which must follow the stops anyway, finds the members that came since and stops them
-    /// (a scan per request cost 1,000 children 19 s: one scan of ~2,000 processes takes ~20 ms).
+    /// Sends SIGSTOP to every member the last scan found, also those an earlier freeze stopped
+    /// (someone may have continued them). No scan here: the verification's scan, which must
+    /// follow the stops anyway, finds the members that came since and stops them (a scan per
+    /// request cost 1,000 children 19 s: one scan of ~2,000 processes takes ~20 ms).
     func requestFreeze() throws(SupervisorError) {
         guard main != nil else { return }
-        freeze = Freeze(stopped: freeze?.stopped ?? [])
+        freeze = Freeze()
         if let (process, error) = stopNewMembers().first(where: { $0.error != nil }), let error {
             throw SupervisorError(.freezer, "could not freeze child \(childName): stopping process \(process.pid) failed: "
                                   + "\(Errno(rawValue: error).sentenceText)", errno: error)
@@ -117,6 +118,20 @@ final class SignalStopUnit: FreezerUnit {
     private static let vforkWaits: Set<String> = ["kernel_clone", "wait_for_vfork_done", "_do_fork", "do_fork"]
 
     func drainNotification() {}
+
+    /// A continue by someone else shows as a process this freeze stopped that is no longer
+    /// halted, or, when that look misses it (a continued shell parked in `vfork` counts as
+    /// halted), as a member the freeze did not stop: a stopped tree can't fork, so the tree ran.
+    /// A stopped process dies of SIGKILL, so no kill is held back.
+    func outsideChange() -> OutsideChange? {
+        guard let stopped = freeze?.stopped, freeze?.verified == true else { return nil }
+        if let running = stopped.first(where: { !Self.isHalted($0) }) {
+            return .thawed("process \(running.pid) was continued")
+        }
+        freezer.recentTable()
+        guard let fresh = members.subtracting(stopped).first else { return nil }
+        return .thawed("process \(fresh.pid) started while the tree was stopped")
+    }
 
     /// Continues every process this freeze stopped and verifies that none is still stopped.
     func thaw() throws(SupervisorError) {

@@ -95,6 +95,8 @@ public struct ChildLifecycle: Sendable {
         case .event(let kind, let text): resumeForEvent(kind: kind, text: text, now)
         case .terminate(let escalate): terminate(escalate: escalate, now)
         case .freezeVerified: freezeVerified()
+        case .thawedFromOutside(let seen): thawedFromOutside(seen: seen, now)
+        case .killedWhileFrozen: killedWhileFrozen()
         case .exited(let how, let treeEmpty): exited(how, treeEmpty: treeEmpty, now)
         case .treeEmptied: leftoverGraceEnd = nil
         case .tick: tick(now)

@@ -16,10 +16,24 @@ public enum LifecycleInput: Equatable, Sendable {
     case terminate(escalate: Bool)
     /// The freezer confirmed every process of the child is frozen.
     case freezeVerified
+    /// Someone else thawed the suspended child; `seen` says how the shell saw it.
+    case thawedFromOutside(seen: String)
+    /// The suspended child's main process has a SIGKILL pending that its freeze holds back
+    /// (cgroup v1): someone else killed it, and it can die only once thawed.
+    case killedWhileFrozen
     /// The child's main process was reaped. `treeEmpty` tells whether descendants are left.
     case exited(ChildTermination, treeEmpty: Bool)
     /// The descendants left behind by an exited child are gone.
     case treeEmptied
     /// Time has passed: act on whatever timer is due.
     case tick
+
+    /// A control command (stdin or a signal), as opposed to what the child or the kernel did.
+    public var isCommand: Bool {
+        switch self {
+        case .background, .foreground, .event, .terminate: true
+        case .launched, .request, .malformed, .freezeVerified, .thawedFromOutside, .killedWhileFrozen, .exited,
+             .treeEmptied, .tick: false
+        }
+    }
 }

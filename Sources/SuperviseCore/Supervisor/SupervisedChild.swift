@@ -100,12 +100,24 @@ final class SupervisedChild {
     // MARK: - Inputs
 
     /// Feeds `input` to the lifecycle, after reading what the child already wrote (the
-    /// contract's order of decisions), and carries out the actions. Returns the reasons a
-    /// command was refused.
+    /// contract's order of decisions) and, for a command, after a look at what someone else
+    /// did to it while suspended; carries out the actions. Returns the reasons a command was refused.
     @discardableResult
     func handle(_ input: LifecycleInput, at now: Instant) -> [String] {
+        if input.isCommand { lookForOutsideChange(at: now) }
         if !deciding { drainRequests(at: now) }
         return decide(input, at: now)
+    }
+
+    /// Looks at a suspended child for what someone else did to it (``FreezerUnit/outsideChange()``)
+    /// and decides what is found. Called when the state is about to matter — a freezer
+    /// notification, a continued process, `status`, a `wait`, a command — never on a timer.
+    func lookForOutsideChange(at now: Instant) {
+        guard !deciding, state == .suspended, let change = unit.outsideChange() else { return }
+        switch change {
+        case .thawed(let seen): handle(.thawedFromOutside(seen: seen), at: now)
+        case .mainProcessKilled: handle(.killedWhileFrozen, at: now)
+        }
     }
 
     /// Decides `input` and carries out all of its actions before the next input is decided.

@@ -42,9 +42,11 @@ extension Supervisor {
         case .event(let target, let kind, let eventText):
             apply(.event(kind: kind, text: eventText), to: target, line, text)
         case .status:
+            for child in children { child.lookForOutsideChange(at: now) }
             printStatus()
         case .wait(let state, let target, let timeout):
-            guard resolve(target, line, text) != nil else { return }
+            guard let targets = resolve(target, line, text) else { return }
+            for child in targets { child.lookForOutsideChange(at: now) }
             commands?.hold = .wait(state: state, target: target, deadline: now + timeout, line: line, text: text)
         case .sleep(let duration):
             commands?.hold = .sleep(until: now + duration)
@@ -93,6 +95,10 @@ extension Supervisor {
             case .all: children
             case .unnamed: children
             case .named(let name): children.filter { $0.name == name }
+            }
+            // A wait looks when it starts and when its time is up: cgroup v1 tells nothing.
+            if deadline <= now {
+                for child in targets { child.lookForOutsideChange(at: now) }
             }
             if targets.allSatisfy({ $0.state == state }) {
                 commands.hold = nil

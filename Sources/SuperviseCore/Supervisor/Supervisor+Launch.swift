@@ -131,11 +131,14 @@ extension Supervisor {
 }
 
 extension SupervisedChild {
-    /// The freezer's notification fd fired: re-check whatever waits on it.
+    /// The freezer's notification fd fired: re-check whatever waits on it, or whether a
+    /// suspended child was thawed by someone else.
     func freezerNotified(at now: Instant) {
         switch state {
         case .suspending:
             checkFrozen(at: now)
+        case .suspended:
+            lookForOutsideChange(at: now)
         case .exited where !isFinished:
             if unit.isEmpty() { handle(.treeEmptied, at: now) }
         default:

@@ -39,16 +39,22 @@ extension Supervisor {
     }
 
     /// Collects every status the kernel has: exits of children, stops (for the sigstop
-    /// freezer's verification: a child's, or an orphaned descendant's), and orphaned
-    /// descendants that were reparented here.
+    /// freezer's verification: a child's, or an orphaned descendant's), continues (someone
+    /// may have thawed a suspended child with SIGCONT), and orphaned descendants that were
+    /// reparented here.
     func reap() {
         var status: Int32 = 0
         var sawStop = false
+        var sawContinue = false
         while true {
-            let pid = waitpid(-1, &status, WNOHANG | WUNTRACED)
+            let pid = waitpid(-1, &status, WNOHANG | WUNTRACED | WCONTINUED)
             guard pid > 0 else { break }
             if status & 0xff == 0x7f {
                 sawStop = true
+                continue
+            }
+            if status == 0xffff {  // WIFCONTINUED
+                sawContinue = true
                 continue
             }
             guard let child = childrenByPID[pid] else { continue }
@@ -60,6 +66,9 @@ extension Supervisor {
         }
         if sawStop {
             for child in children { child.checkFrozen(at: MonotonicClock.now()) }
+        }
+        if sawContinue {
+            for child in children { child.lookForOutsideChange(at: MonotonicClock.now()) }
         }
         for child in children where child.state == .exited && !child.isFinished {
             if child.unit.isEmpty() { child.handle(.treeEmptied, at: MonotonicClock.now()) }

@@ -17,7 +17,7 @@ struct FreezeProbe {
         case .sigstop:
             return tree.compactMap { process in
                 let states = ProcTable.threadStates(process.pid)
-                guard !states.allSatisfy({ "Tt".contains($0) }) else { return nil }
+                guard !states.allSatisfy({ "Tt".contains($0) || $0 == "D" && parkedInVfork(process.pid) }) else { return nil }
                 return "\(describe(process)) runs: thread states \(String(states)), process group \(process.group)"
             }
         }
@@ -54,6 +54,13 @@ struct FreezeProbe {
     private func read(_ file: String) -> String {
         guard let cgroup else { return "" }
         return (try? String(contentsOfFile: cgroup + "/" + file, encoding: .utf8)) ?? ""
+    }
+
+    /// Whether `pid` waits in `vfork` for a child stopped before its exec (dash runs commands
+    /// with vfork): it can't run until that child is continued, as the supervisor also counts it.
+    private func parkedInVfork(_ pid: Int32) -> Bool {
+        ["kernel_clone", "wait_for_vfork_done", "_do_fork", "do_fork"]
+            .contains((try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? "")
     }
 
     private func describe(_ process: ProcEntry) -> String {
