@@ -13,8 +13,8 @@ import Testing
 
     /// The processes of the tree that have not exited: a zombie (a `sleep` that ended while the
     /// child ran, its parent stopped before reaping it) does not run, frozen or not.
-    func liveTree(of pid: Int32) -> [ProcEntry] {
-        ProcTable.tree(of: pid).filter(ProcTable.isAlive)
+    func liveTree(of pid: Int32) -> [ProcessEntry] {
+        ProcessInspector.tree(of: pid).filter(\.isAlive)
     }
 
     /// Thaws the suspended child the way a person with a shell would: the cgroup's own file,

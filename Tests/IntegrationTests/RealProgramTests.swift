@@ -33,13 +33,13 @@ import Testing
         let query = try cluster.startQuery("SELECT pg_sleep(2)")
         defer { if query.isRunning { query.terminate() } }
         try #require(Supervise.eventually(timeout: 20) {
-            ProcTable.tree(of: postmaster).contains { ProcTable.commandLine($0.pid).contains("[local]") }
+            ProcessInspector.tree(of: postmaster).contains { ProcessInspector.commandLine($0.pid).contains("[local]") }
         }, "no backend started for the query")
-        seen.add(ProcTable.tree(of: postmaster))
+        seen.add(ProcessInspector.tree(of: postmaster))
 
         supervise.send("background")
         #expect(supervise.wait(for: "suspended") == "suspended", "\(supervise.log)")
-        let tree = ProcTable.tree(of: postmaster)
+        let tree = ProcessInspector.tree(of: postmaster)
         seen.add(tree)
         let probe = FreezeProbe(backend: backend, cgroup: cgroup)
         let unfrozen = probe.unfrozen(tree)
@@ -51,13 +51,13 @@ import Testing
 
         supervise.send("foreground")
         #expect(supervise.wait(for: "active") == "active", "\(supervise.log)")
-        let stillFrozen = probe.stillFrozen(ProcTable.tree(of: postmaster))
+        let stillFrozen = probe.stillFrozen(ProcessInspector.tree(of: postmaster))
         #expect(stillFrozen.isEmpty, "after foreground: \(stillFrozen.joined(separator: "; "))")
         #expect(Supervise.eventually(timeout: 20) { !query.isRunning }, "the query did not finish in the foreground")
         #expect(query.terminationStatus == 0 && cluster.queryOutput.contains("(1 row)"), "psql: \(cluster.queryOutput)")
         #expect(cluster.isReady(), "the server does not accept connections after foreground")
 
-        seen.add(ProcTable.tree(of: postmaster))
+        seen.add(ProcessInspector.tree(of: postmaster))
         supervise.send("terminate")
         let run = supervise.finish()
         #expect(run.status == 0, "\(run.stderr)")
@@ -101,13 +101,13 @@ import Testing
         let master = try #require(server.masterPid)
         #expect(daemon ? master != child : master == child, "master \(master), supervise's child \(child)")
         // With daemon on, the master was reparented to supervise (a subreaper), out of the child's tree.
-        func tree() -> [ProcEntry] {
-            var processes = ProcTable.tree(of: child)
-            processes += ProcTable.tree(of: master).filter { !processes.contains($0) }
+        func tree() -> [ProcessEntry] {
+            var processes = ProcessInspector.tree(of: child)
+            processes += ProcessInspector.tree(of: master).filter { !processes.contains($0) }
             return processes
         }
         try #require(Supervise.eventually(timeout: 20) {
-            tree().filter { ProcTable.commandLine($0.pid).contains("worker process") }.count == 2
+            tree().filter { ProcessInspector.commandLine($0.pid).contains("worker process") }.count == 2
         }, "nginx did not start its two workers")
         seen.add(tree())
 

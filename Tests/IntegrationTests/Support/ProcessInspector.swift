@@ -1,15 +1,18 @@
 import Foundation
 
-/// One process as `/proc` shows it.
-struct ProcessInfoSnapshot {
+/// One process as `/proc/PID/stat` shows it.
+struct ProcessEntry: Hashable {
     let pid: Int32
     let parent: Int32
+    let group: Int32
     let state: Character
     /// Clock ticks after boot at which it started: with the pid, it names one process even if the pid is reused.
     let startTime: UInt64
 
     var identity: ProcessIdentity { ProcessIdentity(pid: pid, startTime: startTime) }
     var isDead: Bool { state == "Z" || state == "X" }
+    /// Whether this very process still exists and is not a zombie.
+    var isAlive: Bool { identity.isAlive }
 }
 
 /// A process, not just a pid: a pid reused by a later process is another identity.
@@ -24,11 +27,35 @@ struct ProcessIdentity: Hashable {
     }
 }
 
-/// Reads processes, threads and cgroups from `/proc` and `/sys/fs/cgroup`.
+/// Reads processes, threads and cgroups from `/proc` and `/sys/fs/cgroup`: what the kernel says,
+/// to hold against what supervise says.
 enum ProcessInspector {
-    static func snapshot(_ pid: Int32) -> ProcessInfoSnapshot? {
+    static func snapshot(_ pid: Int32) -> ProcessEntry? {
         guard let stat = read("/proc/\(pid)/stat") else { return nil }
         return parse(stat, pid: pid)
+    }
+
+    /// Every process on the machine.
+    static func all() -> [ProcessEntry] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).compactMap(snapshot)
+    }
+
+    /// `root` and every process below it, following parent links.
+    static func tree(of root: Int32) -> [ProcessEntry] {
+        (snapshot(root).map { [$0] } ?? []) + descendants(of: root)
+    }
+
+    /// Every process whose chain of parents leads to `ancestor` (not `ancestor` itself).
+    static func descendants(of ancestor: Int32) -> [ProcessEntry] {
+        let children = Dictionary(grouping: all(), by: \.parent)
+        var found: [ProcessEntry] = [], frontier = [ancestor]
+        while let next = frontier.popLast() {
+            for child in children[next] ?? [] {
+                found.append(child)
+                frontier.append(child.pid)
+            }
+        }
+        return found
     }
 
     /// Each thread's state letter, and the kernel function a thread in `D` waits in.
@@ -41,18 +68,25 @@ enum ProcessInspector {
         }
     }
 
-    /// Every process whose chain of parents leads to `ancestor` (not `ancestor` itself).
-    static func descendants(of ancestor: Int32) -> [ProcessInfoSnapshot] {
-        let all = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).compactMap(snapshot)
-        let children = Dictionary(grouping: all, by: \.parent)
-        var found: [ProcessInfoSnapshot] = [], frontier = [ancestor]
-        while let next = frontier.popLast() {
-            for child in children[next] ?? [] {
-                found.append(child)
-                frontier.append(child.pid)
-            }
-        }
-        return found
+    /// Whether a thread of `pid` is stopped (`T`, or `t` when traced).
+    static func isStopped(_ pid: Int32) -> Bool {
+        threadStates(pid).contains { "Tt".contains($0.state) }
+    }
+
+    /// Whether no thread of `pid` can run: every one stopped or dead, or in `D` parked in `vfork`
+    /// behind a child stopped before its exec (dash runs commands with vfork), as supervise counts it.
+    static func isHalted(_ pid: Int32) -> Bool {
+        threadStates(pid).allSatisfy { "TtZX".contains($0.state) || ($0.state == "D" && vforkWaits.contains($0.wchan)) }
+    }
+
+    private static let vforkWaits: Set<String> = ["kernel_clone", "wait_for_vfork_done", "_do_fork", "do_fork"]
+
+    /// The command line of `pid` with spaces between arguments (a process may rewrite it, as
+    /// PostgreSQL and nginx do: `postgres: checkpointer`, `nginx: worker process`).
+    static func commandLine(_ pid: Int32) -> String {
+        let data = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
+        return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\0", with: " ")
+            .trimmingCharacters(in: .whitespaces)
     }
 
     /// The pids in `cgroup` and every cgroup below it.
@@ -81,12 +115,12 @@ enum ProcessInspector {
         (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// `pid (comm) S ppid …`: the fields after the last `)` (comm may hold anything).
-    private static func parse(_ stat: String, pid: Int32) -> ProcessInfoSnapshot? {
+    /// `pid (comm) S ppid pgrp …`: the fields after the last `)` (comm may hold anything).
+    private static func parse(_ stat: String, pid: Int32) -> ProcessEntry? {
         guard let close = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 19, let state = fields[0].first, let parent = Int32(fields[1]),
+        guard fields.count > 19, let state = fields[0].first, let parent = Int32(fields[1]), let group = Int32(fields[2]),
               let start = UInt64(fields[19]) else { return nil }
-        return ProcessInfoSnapshot(pid: pid, parent: parent, state: state, startTime: start)
+        return ProcessEntry(pid: pid, parent: parent, group: group, state: state, startTime: start)
     }
 }

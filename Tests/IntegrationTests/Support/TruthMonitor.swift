@@ -117,7 +117,7 @@ final class TruthMonitor {
         if said.freezer != backend.rawValue { return ["it uses \(said.freezer), not the \(backend.rawValue) asked for"] }
         switch said.state {
         case "active", "background":
-            var problems = tree.filter { isStopped($0.pid) }.map { "\(describe($0.pid)) is stopped (T)" }
+            var problems = tree.filter { ProcessInspector.isStopped($0.pid) }.map { "\(describe($0.pid)) is stopped (T)" }
             if let freezer = freezerState(said), freezer != "0", freezer != "THAWED" {
                 problems.append("the freezer says \(freezer)")
             }
@@ -126,7 +126,7 @@ final class TruthMonitor {
         case "suspended":
             var problems: [String] = []
             if backend == .sigstop {
-                problems += tree.filter { !$0.isDead && !isHalted($0.pid) }.map { "\(describe($0.pid)) is running" }
+                problems += tree.filter { !$0.isDead && !ProcessInspector.isHalted($0.pid) }.map { "\(describe($0.pid)) is running" }
             } else if let freezer = freezerState(said), freezer != "1", freezer != "FROZEN" {
                 problems.append("the freezer says \(freezer)")
             }
@@ -163,14 +163,14 @@ final class TruthMonitor {
 
     // MARK: The tree
 
-    private func treeProcesses(_ said: StatusLine) -> [ProcessInfoSnapshot] {
+    private func treeProcesses(_ said: StatusLine) -> [ProcessEntry] {
         if backend != .sigstop, let cgroup = said.cgroup {
             return ProcessInspector.cgroupMembers(cgroup).compactMap(ProcessInspector.snapshot)
         }
         return ProcessInspector.descendants(of: supervise.pid)
     }
 
-    private func remember(_ tree: [ProcessInfoSnapshot]) {
+    private func remember(_ tree: [ProcessEntry]) {
         seen.formUnion(tree.filter { !$0.isDead }.map(\.identity))
         seen.formUnion(ProcessInspector.descendants(of: supervise.pid).filter { !$0.isDead }.map(\.identity))
         seen.formUnion(TruthWorker.beaters.compactMap(worker.identity))
@@ -186,18 +186,6 @@ final class TruthMonitor {
         }
     }
 
-    private func isStopped(_ pid: Int32) -> Bool {
-        ProcessInspector.threadStates(pid).contains { "Tt".contains($0.state) }
-    }
-
-    /// Every thread stopped, or parked in vfork behind a stopped child (see docs/freezers.md).
-    private func isHalted(_ pid: Int32) -> Bool {
-        ProcessInspector.threadStates(pid).allSatisfy {
-            "TtZX".contains($0.state) || ($0.state == "D" && Self.vforkWaits.contains($0.wchan))
-        }
-    }
-
-    private static let vforkWaits: Set<String> = ["kernel_clone", "wait_for_vfork_done", "_do_fork", "do_fork"]
 
     // MARK: Beats
 
