@@ -8,7 +8,8 @@ final class LiveSupervise {
     /// `supervise`, or the `unshare` that forked it.
     let process = Process()
     private let inPIDNamespace: Bool
-    private let input = Pipe(), output = PipeCollector(), errors = PipeCollector()
+    private let input = Pipe()
+    private let output: LineReader, errors: LineReader
     private let directory = Supervise.temporaryDirectory()
     private let start = Date()
     private var reportPath: String { directory.appendingPathComponent("report.json").path }
@@ -18,12 +19,15 @@ final class LiveSupervise {
         // A command written after supervise exited must fail with EPIPE, not kill the test run.
         signal(SIGPIPE, SIG_IGN)
         self.inPIDNamespace = inPIDNamespace
+        let stdout = Pipe(), stderr = Pipe()
+        output = LineReader(stdout.fileHandleForReading)
+        errors = LineReader(stderr.fileHandleForReading)
         let supervise = [Supervise.binary, "--report", reportPath] + arguments
         process.executableURL = URL(fileURLWithPath: inPIDNamespace ? PIDNamespace.unshare : supervise[0])
         process.arguments = inPIDNamespace ? PIDNamespace.options + supervise : Array(supervise.dropFirst())
         process.standardInput = input
-        process.standardOutput = output.pipe
-        process.standardError = errors.pipe
+        process.standardOutput = stdout
+        process.standardError = stderr
         try process.run()
     }
 
@@ -32,7 +36,7 @@ final class LiveSupervise {
     }
 
     /// What supervise has logged so far.
-    var log: String { errors.string }
+    var log: String { errors.all.joined(separator: "\n") }
 
     /// The supervisor's pid as this test sees it: in a pid namespace, the process `unshare` forked.
     var supervisorPID: Int32? {
@@ -47,17 +51,13 @@ final class LiveSupervise {
         try? input.fileHandleForWriting.write(contentsOf: Data((command + "\n").utf8))
     }
 
-    /// Sends `status` and returns the first child's line as an object once the commands sent
-    /// before have run (a `wait` holds it back), or nil if none came in `timeout` s.
+    /// Sends `status` and returns the child's line as an object once the commands sent before
+    /// have run (a `wait` holds it back), or nil if none came in `timeout` s. One child: its
+    /// status lines are taken in order, skipping the child's own output.
     func status(timeout: Double = 20) -> [String: Any]? {
-        let seen = statusLines().count
         send("status")
-        var line: String?
-        Supervise.eventually(timeout: timeout) {
-            line = statusLines().dropFirst(seen).first
-            return line != nil
-        }
-        return line.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        return output.next(timeout: timeout) { $0.hasPrefix("{\"name\":") }
+            .flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
     /// Sends `wait STATE` then `status`: the state the child is in once the wait is over.
@@ -89,13 +89,13 @@ final class LiveSupervise {
         stop()
         let report = (try? Data(contentsOf: URL(fileURLWithPath: reportPath)))
             .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
-        return SuperviseRun(status: process.terminationStatus, stdout: output.string, stderr: errors.string,
+        return SuperviseRun(status: process.terminationStatus, stdout: output.all.joined(separator: "\n"), stderr: log,
                             report: report, elapsed: Date().timeIntervalSince(start))
     }
 
     /// Ends supervise if it still runs (SIGTERM, which stops its children; SIGKILL 5 s later: the
-    /// next run sweeps what that leaves), then reads its output to the end, or for 2 s where a
-    /// leftover process still holds the pipes.
+    /// next run sweeps what that leaves), then waits for the end of its output, for 2 s at most
+    /// where a leftover process still holds the pipes.
     func stop() {
         if process.isRunning, let pid = supervisorPID {
             kill(pid, SIGTERM)
@@ -105,14 +105,8 @@ final class LiveSupervise {
             }
         }
         process.waitUntilExit()
-        Supervise.eventually(timeout: 2) { output.ended && errors.ended }
-        output.detach()
-        errors.detach()
-    }
-
-    /// The complete `status` lines on stdout so far (the child's own output shares it).
-    private func statusLines() -> [String] {
-        output.string.components(separatedBy: "\n").dropLast().filter { $0.hasPrefix("{\"name\":") }
+        _ = output.waitForEnd(timeout: 2)
+        _ = errors.waitForEnd(timeout: 2)
     }
 }
 
