@@ -36,11 +36,11 @@ import Testing
         #expect(received == sent * EventWriter.longestExpireLine, "lifecycle events are never dropped")
     }
 
-    @Test func anOverlongStdinLineIsSkippedWithoutBeingStored() throws {
+    /// Every line a `CommandReader` takes from stdin holding `text`.
+    func commandLines(from text: String) throws -> [CommandReader.Line] {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("supervise-stdin-\(UUID())")
         defer { try? FileManager.default.removeItem(at: url) }
-        let long = String(repeating: "b", count: 10 * CommandReader.maxLineLength)
-        try "status\n\(long)\nforeground\n".write(to: url, atomically: true, encoding: .utf8)
+        try text.write(to: url, atomically: true, encoding: .utf8)
         let fd = open(url.path, O_RDONLY)
         defer { close(fd) }
         let reader = CommandReader(fd: fd)
@@ -49,6 +49,12 @@ import Testing
             reader.readAvailable()
             while let line = reader.nextLine() { lines.append(line) }
         }
+        return lines
+    }
+
+    @Test func anOverlongStdinLineIsSkippedWithoutBeingStored() throws {
+        let long = String(repeating: "b", count: 10 * CommandReader.maxLineLength)
+        let lines = try commandLines(from: "status\n\(long)\nforeground\n")
         #expect(lines.map(\.number) == [1, 2, 3])
         #expect(lines.map(\.isTooLong) == [false, true, false])
         #expect(lines[1].text == String(repeating: "b", count: LineSplitter.tooLongPrefixLength))
@@ -56,18 +62,8 @@ import Testing
     }
 
     @Test func aStdinLineOfExactlyTheLimitIsACommand() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("supervise-stdin-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: url) }
         let text = "status" + String(repeating: " ", count: CommandReader.maxLineLength - 7)
-        try (text + "\n").write(to: url, atomically: true, encoding: .utf8)
-        let fd = open(url.path, O_RDONLY)
-        defer { close(fd) }
-        let reader = CommandReader(fd: fd)
-        var lines: [CommandReader.Line] = []
-        while !reader.reachedEOF {
-            reader.readAvailable()
-            while let line = reader.nextLine() { lines.append(line) }
-        }
+        let lines = try commandLines(from: text + "\n")
         #expect(lines.map(\.isTooLong) == [false])
         #expect(lines.first?.text == text)
     }
