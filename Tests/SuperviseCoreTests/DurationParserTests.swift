@@ -59,3 +59,30 @@ import Testing
         #expect(!error.message.contains("\n"))
     }
 }
+
+/// Errors quote a bounded excerpt of what was typed, whatever its length (found by FuzzTests).
+@Suite struct BoundedExcerptTests {
+    @Test func aLongDurationIsQuotedInPart() throws {
+        let text = String(repeating: "9\u{301}", count: 5000)
+        let error = try #require(throws: UsageError.self) { try DurationParser.parse(text) }
+        #expect(error.message.utf8.count < 500, "\(error.message.utf8.count) bytes")
+        #expect(error.message.contains("…"))
+    }
+
+    @Test func aLongControlLineIsQuotedInPart() throws {
+        let line = "sleep 1 " + String(repeating: "x", count: 20000)
+        let error = try #require(throws: UsageError.self) { try ControlParser.parse(line) }
+        #expect(error.message.utf8.count < 500, "\(error.message.utf8.count) bytes")
+    }
+
+    @Test func aLongTOMLValueIsQuotedInPart() throws {
+        let text = "window = " + String(repeating: "[", count: 10) + String(repeating: "x", count: 20000)
+        let error = try #require(throws: TOMLError.self) { try TOMLParser.parse(text) }
+        #expect(error.message.utf8.count < 500, "\(error.message.utf8.count) bytes")
+    }
+
+    @Test func shortTextIsQuotedWhole() {
+        #expect(ControlText.excerpt("250 parsecs") == "250 parsecs")
+        #expect(ControlText.excerpt(String(repeating: "a", count: 81)) == String(repeating: "a", count: 80) + "…")
+    }
+}

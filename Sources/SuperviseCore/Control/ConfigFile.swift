@@ -99,7 +99,7 @@ public enum ConfigFile {
 
     private static func checkName(_ name: String, line: Int, reader: ConfigReader) throws(UsageError) {
         guard ControlText.isToken(name, extra: ChildName.punctuation) else {
-            throw reader.error(line, "child name '\(name)' is not valid: use letters, digits, '.', '_' and '-'")
+            throw reader.error(line, "child name '\(ControlText.excerpt(name))' is not valid: use letters, digits, '.', '_' and '-'")
         }
         guard name != "all" else {
             throw reader.error(line, "child name 'all' is reserved (control commands use it for every child): "

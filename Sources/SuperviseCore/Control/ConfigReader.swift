@@ -37,7 +37,7 @@ struct ConfigReader {
             }
         case "max-tasks":
             guard case .integer(let count) = value, (1...1_000_000).contains(count) else {
-                throw fail("expected a whole number of tasks from 1 to 1000000, found \(value)")
+                throw fail("expected a whole number of tasks from 1 to 1000000, found \(ControlText.excerpt("\(value)"))")
             }
             level.settings.maxOpenTasks = Int(count)
         case "restart": level.restart = try choice(value, RestartPolicy.self, fail)
@@ -72,7 +72,7 @@ struct ConfigReader {
                         + "\(variable.value.typeName) (quote numbers: \"8080\")")
                 }
                 guard !variable.key.isEmpty, !variable.key.contains("="), !variable.key.contains("\0") else {
-                    throw error(variable.line, "\(key): invalid variable name '\(variable.key)': it must be "
+                    throw error(variable.line, "\(key): invalid variable name '\(ControlText.excerpt(variable.key))': it must be "
                         + "non-empty, without '=' or NUL")
                 }
                 guard !text.contains("\0") else {
@@ -83,7 +83,7 @@ struct ConfigReader {
         case "cwd" where section != nil:
             guard case .string(let directory) = value else { throw fail("expected a string, found \(value.typeName)") }
             guard !directory.isEmpty, !directory.contains("\0") else {
-                throw fail("expected a directory path, found '\(directory)'")
+                throw fail("expected a directory path, found '\(ControlText.excerpt(directory))'")
             }
             level.workingDirectory = directory
         default:
@@ -135,7 +135,7 @@ struct ConfigReader {
             throw fail("expected a string (\(expected)), found \(value.typeName)")
         }
         guard let result = Choice(rawValue: text) else {
-            throw fail("unknown value '\(text)': expected \(expected)")
+            throw fail("unknown value '\(ControlText.excerpt(text))': expected \(expected)")
         }
         return result
     }

@@ -26,7 +26,7 @@ public enum DurationParser {
             throw UsageError("empty duration: \(acceptedForms)")
         }
         if trimmed.hasPrefix("-") {
-            throw UsageError("invalid duration '\(text)': must not be negative; \(acceptedForms)")
+            throw UsageError("invalid duration '\(ControlText.excerpt(text))': must not be negative; \(acceptedForms)")
         }
         var number = Substring(trimmed)
         var unit: Int64 = 1_000_000_000
@@ -36,16 +36,16 @@ public enum DurationParser {
             break
         }
         guard let (whole, fraction, fractionDigits) = decimalParts(number) else {
-            throw UsageError("invalid duration '\(text)': \(acceptedForms)")
+            throw UsageError("invalid duration '\(ControlText.excerpt(text))': \(acceptedForms)")
         }
         guard let whole, whole <= Int64.max / unit else {
-            throw UsageError("invalid duration '\(text)': too long (at most 292 years); \(acceptedForms)")
+            throw UsageError("invalid duration '\(ControlText.excerpt(text))': too long (at most 292 years); \(acceptedForms)")
         }
         var scale: Int64 = 1
         for _ in 0..<fractionDigits { scale *= 10 }
         let total = Duration.nanoseconds(whole * unit) + Duration.nanoseconds(unit) * fraction / scale
         guard total <= maximum else {
-            throw UsageError("invalid duration '\(text)': too long (at most 292 years); \(acceptedForms)")
+            throw UsageError("invalid duration '\(ControlText.excerpt(text))': too long (at most 292 years); \(acceptedForms)")
         }
         return .nanoseconds(total.nanoseconds)
     }
