@@ -46,6 +46,7 @@ struct TOMLParser {
                     throw error("arrays of tables ([[...]]) are not supported; use [child.NAME] tables")
                 }
                 let headerLine = line
+                skipSpaces()
                 let path = try dottedKey()
                 skipSpaces()
                 guard peek() == "]" else { throw error("expected ']' to close the table header") }
