@@ -18,6 +18,8 @@ import Testing
         ("  7s\t", .seconds(7)),
         ("0ms", .zero),
         ("9223372036.854775807", .nanoseconds(Int64.max)),
+        // Fraction digits below the nanosecond are dropped before the range check (found by FuzzTests).
+        ("9223372036.8547758079", .nanoseconds(Int64.max)),
     ])
     func acceptsPlainSecondsAndUnits(text: String, expected: Duration) throws {
         #expect(try DurationParser.parse(text) == expected)
@@ -84,5 +86,13 @@ import Testing
     @Test func shortTextIsQuotedWhole() {
         #expect(ControlText.excerpt("250 parsecs") == "250 parsecs")
         #expect(ControlText.excerpt(String(repeating: "a", count: 81)) == String(repeating: "a", count: 80) + "…")
+    }
+}
+
+@Suite struct DurationNanosecondsTests {
+    /// Saturates instead of trapping when the sub-second part takes it past `Int64.max`.
+    @Test func saturatesJustPastTheMaximum() {
+        #expect((Duration.seconds(9_223_372_036) + .milliseconds(900)).nanoseconds == Int64.max)
+        #expect((Duration.seconds(-9_223_372_036) - .milliseconds(900)).nanoseconds == Int64.min)
     }
 }

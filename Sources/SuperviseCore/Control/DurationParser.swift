@@ -44,7 +44,8 @@ public enum DurationParser {
         var scale: Int64 = 1
         for _ in 0..<fractionDigits { scale *= 10 }
         let total = Duration.nanoseconds(whole * unit) + Duration.nanoseconds(unit) * fraction / scale
-        guard total <= maximum else {
+        // Compared before truncating to the nanosecond: 9223372036.8547758079 s is the maximum.
+        guard total < maximum + .nanoseconds(1) else {
             throw UsageError("invalid duration '\(ControlText.excerpt(text))': too long (at most 292 years); \(acceptedForms)")
         }
         return .nanoseconds(total.nanoseconds)
