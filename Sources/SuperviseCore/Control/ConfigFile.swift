@@ -46,7 +46,8 @@ public enum ConfigFile {
             }
             for child in children.entries {
                 guard case .table(let table) = child.value else {
-                    throw reader.error(child.line, "child.\(child.key): expected a [child.\(child.key)] table, "
+                    let name = ControlText.excerpt(child.key)
+                    throw reader.error(child.line, "child.\(name): expected a [child.\(name)] table, "
                         + "found \(child.value.typeName)")
                 }
                 try checkName(child.key, line: table.line, reader: reader)
@@ -67,7 +68,7 @@ public enum ConfigFile {
     private static func childSpec(
         name: String, table: TOMLTable, defaults: ConfigLevel, commandLine: SettingsOverrides, reader: ConfigReader
     ) throws(UsageError) -> ChildSpec {
-        let section = "[child.\(name)]"
+        let section = "[child.\(ControlText.excerpt(name))]"
         var own = ConfigLevel()
         for entry in table.entries {
             try reader.read(entry, into: &own, section: section)

@@ -12,7 +12,7 @@ struct ConfigReader {
     /// Reads one `key = value` of the top level (`section == nil`) or of a child's table.
     func read(_ entry: TOMLTable.Entry, into level: inout ConfigLevel, section: String?) throws(UsageError) {
         let value = entry.value
-        let key = section.map { "\($0) \(entry.key)" } ?? entry.key
+        let key = section.map { "\($0) \(ControlText.excerpt(entry.key))" } ?? ControlText.excerpt(entry.key)
         func fail(_ problem: String) -> UsageError { error(entry.line, "\(key): \(problem)") }
         switch entry.key {
         case "window": level.settings.window = try duration(value, fail)
@@ -68,7 +68,7 @@ struct ConfigReader {
             }
             for variable in table.entries {
                 guard case .string(let text) = variable.value else {
-                    throw error(variable.line, "\(key).\(variable.key): expected a string, found "
+                    throw error(variable.line, "\(key).\(ControlText.excerpt(variable.key)): expected a string, found "
                         + "\(variable.value.typeName) (quote numbers: \"8080\")")
                 }
                 guard !variable.key.isEmpty, !variable.key.contains("="), !variable.key.contains("\0") else {
@@ -76,7 +76,7 @@ struct ConfigReader {
                         + "non-empty, without '=' or NUL")
                 }
                 guard !text.contains("\0") else {
-                    throw error(variable.line, "\(key).\(variable.key): the value contains a NUL character")
+                    throw error(variable.line, "\(key).\(ControlText.excerpt(variable.key)): the value contains a NUL character")
                 }
                 level.environment[variable.key] = text
             }
@@ -115,9 +115,9 @@ struct ConfigReader {
             guard seconds <= Int64.max / 1_000_000_000 else { throw fail("\(seconds) seconds is too long") }
             return .seconds(seconds)
         case .float(let seconds, let text):
-            guard seconds.isFinite else { throw fail("\(text) is not a duration: give seconds or a string like \"2s\"") }
-            guard seconds >= 0 else { throw fail("\(text) is negative: durations must not be negative") }
-            guard seconds * 1e9 < 9.2e18 else { throw fail("\(text) seconds is too long") }
+            guard seconds.isFinite else { throw fail("\(ControlText.excerpt(text)) is not a duration: give seconds or a string like \"2s\"") }
+            guard seconds >= 0 else { throw fail("\(ControlText.excerpt(text)) is negative: durations must not be negative") }
+            guard seconds * 1e9 < 9.2e18 else { throw fail("\(ControlText.excerpt(text)) seconds is too long") }
             if let exact = try? DurationParser.parse(text) { return exact }
             return .nanoseconds(Int64((seconds * 1e9).rounded()))
         default:
