@@ -64,7 +64,8 @@ public enum ControlParser {
                 throw fail("missing STATE: \(usage)")
             }
             guard let state = waitableStates.first(where: { $0.rawValue == stateWord }) else {
-                throw fail("unknown state '\(ControlText.excerpt(stateWord))': expected active, background, suspended or exited")
+                throw fail("unknown state '\(ControlText.excerpt(stateWord))': "
+                    + "expected active, background, suspended or exited")
             }
             var target = ControlTarget.unnamed
             var timeout: Duration?
@@ -105,8 +106,8 @@ public enum ControlParser {
         default:
             let suggestion = ControlText.closest(to: String(name), in: commandNames)
                 .map { " (did you mean '\($0)'?)" } ?? ""
-            throw fail("unknown command '\(ControlText.excerpt(name))'\(suggestion): expected background, foreground, event, "
-                + "terminate, status, wait or sleep")
+            throw fail("unknown command '\(ControlText.excerpt(name))'\(suggestion): "
+                + "expected background, foreground, event, terminate, status, wait or sleep")
         }
     }
 

@@ -35,7 +35,8 @@ enum SplitterModel {
             switch line {
             case .tooLong(let prefix):
                 #expect(segment.count >= maxLineLength)
-                #expect(segment.starts(with: prefix) && prefix.count <= LineSplitter.tooLongPrefixLength, "max \(maxLineLength) segment \(ErrorShape.show(segment)) prefix \(ErrorShape.show(prefix)) stream \(stream.count)")
+                #expect(segment.starts(with: prefix) && prefix.count <= LineSplitter.tooLongPrefixLength,
+                        "limit \(maxLineLength): \(ErrorShape.show(prefix)) is no prefix of \(ErrorShape.show(segment))")
                 #expect(prefix.count >= min(segment.count, maxLineLength, LineSplitter.tooLongPrefixLength))
             case .line(let bytes):
                 #expect(segment.count < maxLineLength)
