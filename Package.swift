@@ -58,6 +58,9 @@ let package = Package(
         .testTarget(name: "SuperviseProtocolTests", dependencies: ["SuperviseProtocol"]),
         .testTarget(name: "SuperviseCoreTests", dependencies: ["SuperviseCore"]),
         .testTarget(name: "SuperviseClientTests", dependencies: ["SuperviseClient"]),
+        // Seeded property-based fuzzing of every parser (docs/testing.md).
+        .testTarget(name: "FuzzTests", dependencies: ["SuperviseProtocol", "SuperviseCore", "supervise"],
+                    exclude: ["Corpus"]),
         .testTarget(name: "IntegrationTests", dependencies: ["supervise", "swift-worker-example"], exclude: ["Workers"]),
     ]
 )

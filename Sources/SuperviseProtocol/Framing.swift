@@ -70,7 +70,7 @@ public struct LineSplitter: Sendable {
             readIndex = newline + 1
             scanIndex = readIndex
             if newline - start + 1 > maxLineLength {
-                return .tooLong(prefix: prefix(from: start))
+                return .tooLong(prefix: prefix(from: start, to: newline))
             }
             var end = newline
             if end > start, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
@@ -79,7 +79,7 @@ public struct LineSplitter: Sendable {
         scanIndex = buffer.count
         guard buffer.count - start >= maxLineLength else { return nil }
         // Even the newline still to come would take it over the limit.
-        let line = Line.tooLong(prefix: prefix(from: start))
+        let line = Line.tooLong(prefix: prefix(from: start, to: buffer.count))
         buffer.removeAll(keepingCapacity: true)
         readIndex = 0
         scanIndex = 0
@@ -117,8 +117,9 @@ public struct LineSplitter: Sendable {
         }
     }
 
-    private func prefix(from start: Int) -> [UInt8] {
-        Array(buffer[start..<min(buffer.count, start + Self.tooLongPrefixLength)])
+    /// The first bytes of the too-long line in `buffer[start..<end]`, never past its end.
+    private func prefix(from start: Int, to end: Int) -> [UInt8] {
+        Array(buffer[start..<min(end, start + Self.tooLongPrefixLength)])
     }
 
     /// Drops consumed bytes when that is cheap relative to the work already done.

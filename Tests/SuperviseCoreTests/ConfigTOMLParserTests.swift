@@ -17,6 +17,14 @@ import Testing
         }
     }
 
+    /// TOML ignores spaces around a header's key; a leading one was refused (found by FuzzTests).
+    @Test func headerKeysMayHaveSpacesAround() throws {
+        let root = try TOMLParser.parse("[ child . api ]\nv = 1\n[\t\"x y\"\t]\n")
+        guard case .table(let child) = try #require(root["child"]).value else { Issue.record("no table"); return }
+        #expect(child["api"] != nil)
+        #expect(root["x y"] != nil)
+    }
+
     @Test func nestingUpToTheBoundIsRead() throws {
         let depth = TOMLParser.maxNesting
         var value = try value(String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth))

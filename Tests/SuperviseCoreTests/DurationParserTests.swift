@@ -18,6 +18,8 @@ import Testing
         ("  7s\t", .seconds(7)),
         ("0ms", .zero),
         ("9223372036.854775807", .nanoseconds(Int64.max)),
+        // Fraction digits below the nanosecond are dropped before the range check (found by FuzzTests).
+        ("9223372036.8547758079", .nanoseconds(Int64.max)),
     ])
     func acceptsPlainSecondsAndUnits(text: String, expected: Duration) throws {
         #expect(try DurationParser.parse(text) == expected)
@@ -57,5 +59,40 @@ import Testing
         let error = try #require(throws: UsageError.self) { try DurationParser.parse(text) }
         #expect(error.message.contains("too long"))
         #expect(!error.message.contains("\n"))
+    }
+}
+
+/// Errors quote a bounded excerpt of what was typed, whatever its length (found by FuzzTests).
+@Suite struct BoundedExcerptTests {
+    @Test func aLongDurationIsQuotedInPart() throws {
+        let text = String(repeating: "9\u{301}", count: 5000)
+        let error = try #require(throws: UsageError.self) { try DurationParser.parse(text) }
+        #expect(error.message.utf8.count < 500, "\(error.message.utf8.count) bytes")
+        #expect(error.message.contains("…"))
+    }
+
+    @Test func aLongControlLineIsQuotedInPart() throws {
+        let line = "sleep 1 " + String(repeating: "x", count: 20000)
+        let error = try #require(throws: UsageError.self) { try ControlParser.parse(line) }
+        #expect(error.message.utf8.count < 500, "\(error.message.utf8.count) bytes")
+    }
+
+    @Test func aLongTOMLValueIsQuotedInPart() throws {
+        let text = "window = " + String(repeating: "[", count: 10) + String(repeating: "x", count: 20000)
+        let error = try #require(throws: TOMLError.self) { try TOMLParser.parse(text) }
+        #expect(error.message.utf8.count < 500, "\(error.message.utf8.count) bytes")
+    }
+
+    @Test func shortTextIsQuotedWhole() {
+        #expect(ControlText.excerpt("250 parsecs") == "250 parsecs")
+        #expect(ControlText.excerpt(String(repeating: "a", count: 81)) == String(repeating: "a", count: 80) + "…")
+    }
+}
+
+@Suite struct DurationNanosecondsTests {
+    /// Saturates instead of trapping when the sub-second part takes it past `Int64.max`.
+    @Test func saturatesJustPastTheMaximum() {
+        #expect((Duration.seconds(9_223_372_036) + .milliseconds(900)).nanoseconds == Int64.max)
+        #expect((Duration.seconds(-9_223_372_036) - .milliseconds(900)).nanoseconds == Int64.min)
     }
 }

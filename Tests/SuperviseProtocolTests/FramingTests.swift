@@ -89,6 +89,13 @@ import Testing
         #expect(!splitter.hasPartialLine)
     }
 
+    /// Found by FuzzTests: with a limit under 200 bytes the prefix ran on into the next lines.
+    @Test func tooLongPrefixStopsAtItsNewline() {
+        var splitter = LineSplitter(maxLineLength: 5)
+        splitter.append(contentsOf: bytes("hello 2\nend x\n"))
+        #expect(drain(&splitter) == [.tooLong(prefix: bytes("hello 2")), .tooLong(prefix: bytes("end x"))])
+    }
+
     @Test func tooLongIsReportedBeforeItsNewlineArrives() {
         var splitter = LineSplitter(maxLineLength: 8)
         splitter.append(contentsOf: bytes("1234567"))

@@ -49,7 +49,8 @@ public enum ConfigFile {
             }
             for child in children.entries {
                 guard case .table(let table) = child.value else {
-                    throw reader.error(child.line, "child.\(child.key): expected a [child.\(child.key)] table, "
+                    let name = ControlText.excerpt(child.key)
+                    throw reader.error(child.line, "child.\(name): expected a [child.\(name)] table, "
                         + "found \(child.value.typeName)")
                 }
                 try checkName(child.key, line: table.line, reader: reader)
@@ -70,7 +71,7 @@ public enum ConfigFile {
     private static func childSpec(
         name: String, table: TOMLTable, defaults: ConfigLevel, commandLine: SettingsOverrides, reader: ConfigReader
     ) throws(UsageError) -> ChildSpec {
-        let section = "[child.\(name)]"
+        let section = "[child.\(ControlText.excerpt(name))]"
         var own = ConfigLevel()
         for entry in table.entries {
             try reader.read(entry, into: &own, section: section)
@@ -102,7 +103,7 @@ public enum ConfigFile {
 
     private static func checkName(_ name: String, line: Int, reader: ConfigReader) throws(UsageError) {
         guard ControlText.isToken(name, extra: ChildName.punctuation) else {
-            throw reader.error(line, "child name '\(name)' is not valid: use letters, digits, '.', '_' and '-'")
+            throw reader.error(line, "child name '\(ControlText.excerpt(name))' is not valid: use letters, digits, '.', '_' and '-'")
         }
         guard name != "all" else {
             throw reader.error(line, "child name 'all' is reserved (control commands use it for every child): "

@@ -12,7 +12,7 @@ struct ConfigReader {
     /// Reads one `key = value` of the top level (`section == nil`) or of a child's table.
     func read(_ entry: TOMLTable.Entry, into level: inout ConfigLevel, section: String?) throws(UsageError) {
         let value = entry.value
-        let key = section.map { "\($0) \(entry.key)" } ?? entry.key
+        let key = section.map { "\($0) \(ControlText.excerpt(entry.key))" } ?? ControlText.excerpt(entry.key)
         func fail(_ problem: String) -> UsageError { error(entry.line, "\(key): \(problem)") }
         switch entry.key {
         case "window": level.settings.window = try duration(value, fail)
@@ -37,7 +37,7 @@ struct ConfigReader {
             }
         case "max-tasks":
             guard case .integer(let count) = value, (1...1_000_000).contains(count) else {
-                throw fail("expected a whole number of tasks from 1 to 1000000, found \(value)")
+                throw fail("expected a whole number of tasks from 1 to 1000000, found \(ControlText.excerpt("\(value)"))")
             }
             level.settings.maxOpenTasks = Int(count)
         case "restart": level.restart = try choice(value, RestartPolicy.self, fail)
@@ -68,22 +68,22 @@ struct ConfigReader {
             }
             for variable in table.entries {
                 guard case .string(let text) = variable.value else {
-                    throw error(variable.line, "\(key).\(variable.key): expected a string, found "
+                    throw error(variable.line, "\(key).\(ControlText.excerpt(variable.key)): expected a string, found "
                         + "\(variable.value.typeName) (quote numbers: \"8080\")")
                 }
                 guard !variable.key.isEmpty, !variable.key.contains("="), !variable.key.contains("\0") else {
-                    throw error(variable.line, "\(key): invalid variable name '\(variable.key)': it must be "
+                    throw error(variable.line, "\(key): invalid variable name '\(ControlText.excerpt(variable.key))': it must be "
                         + "non-empty, without '=' or NUL")
                 }
                 guard !text.contains("\0") else {
-                    throw error(variable.line, "\(key).\(variable.key): the value contains a NUL character")
+                    throw error(variable.line, "\(key).\(ControlText.excerpt(variable.key)): the value contains a NUL character")
                 }
                 level.environment[variable.key] = text
             }
         case "cwd" where section != nil:
             guard case .string(let directory) = value else { throw fail("expected a string, found \(value.typeName)") }
             guard !directory.isEmpty, !directory.contains("\0") else {
-                throw fail("expected a directory path, found '\(directory)'")
+                throw fail("expected a directory path, found '\(ControlText.excerpt(directory))'")
             }
             level.workingDirectory = directory
         default:
@@ -115,9 +115,9 @@ struct ConfigReader {
             guard seconds <= Int64.max / 1_000_000_000 else { throw fail("\(seconds) seconds is too long") }
             return .seconds(seconds)
         case .float(let seconds, let text):
-            guard seconds.isFinite else { throw fail("\(text) is not a duration: give seconds or a string like \"2s\"") }
-            guard seconds >= 0 else { throw fail("\(text) is negative: durations must not be negative") }
-            guard seconds * 1e9 < 9.2e18 else { throw fail("\(text) seconds is too long") }
+            guard seconds.isFinite else { throw fail("\(ControlText.excerpt(text)) is not a duration: give seconds or a string like \"2s\"") }
+            guard seconds >= 0 else { throw fail("\(ControlText.excerpt(text)) is negative: durations must not be negative") }
+            guard seconds * 1e9 < 9.2e18 else { throw fail("\(ControlText.excerpt(text)) seconds is too long") }
             if let exact = try? DurationParser.parse(text) { return exact }
             return .nanoseconds(Int64((seconds * 1e9).rounded()))
         default:
@@ -135,7 +135,7 @@ struct ConfigReader {
             throw fail("expected a string (\(expected)), found \(value.typeName)")
         }
         guard let result = Choice(rawValue: text) else {
-            throw fail("unknown value '\(text)': expected \(expected)")
+            throw fail("unknown value '\(ControlText.excerpt(text))': expected \(expected)")
         }
         return result
     }

@@ -25,13 +25,13 @@ public enum ControlParser {
         var words = Words(line)
         guard let name = words.next() else { return nil }
         func fail(_ problem: String) -> UsageError {
-            UsageError("ignored '\(ControlText.trimmed(line))': \(problem)")
+            UsageError("ignored '\(ControlText.excerpt(ControlText.trimmed(line)))': \(problem)")
         }
         switch name {
         case "background", "foreground", "terminate":
             let target = words.next().map(target(named:)) ?? .unnamed
             if let extra = words.next() {
-                throw fail("unexpected '\(extra)': expected \(name) [NAME]")
+                throw fail("unexpected '\(ControlText.excerpt(extra))': expected \(name) [NAME]")
             }
             switch name {
             case "background": return .background(target)
@@ -46,7 +46,7 @@ public enum ControlParser {
                 throw fail("missing KIND: expected event NAME KIND [TEXT]")
             }
             guard ControlText.isToken(kind, extra: kindCharacters) else {
-                throw fail("invalid KIND '\(kind)': expected letters, digits and . _ : -")
+                throw fail("invalid KIND '\(ControlText.excerpt(kind))': expected letters, digits and . _ : -")
             }
             let text = ControlText.trimmed(words.rest)
             guard kind.utf8.count + 1 + text.utf8.count <= maxEventBytes else {
@@ -55,7 +55,7 @@ public enum ControlParser {
             return .event(target(named: child), kind: String(kind), text: text.isEmpty ? nil : text)
         case "status":
             if let extra = words.next() {
-                throw fail("unexpected '\(extra)': status takes no arguments")
+                throw fail("unexpected '\(ControlText.excerpt(extra))': status takes no arguments")
             }
             return .status
         case "wait":
@@ -64,7 +64,8 @@ public enum ControlParser {
                 throw fail("missing STATE: \(usage)")
             }
             guard let state = waitableStates.first(where: { $0.rawValue == stateWord }) else {
-                throw fail("unknown state '\(stateWord)': expected active, background, suspended or exited")
+                throw fail("unknown state '\(ControlText.excerpt(stateWord))': "
+                    + "expected active, background, suspended or exited")
             }
             var target = ControlTarget.unnamed
             var timeout: Duration?
@@ -72,7 +73,7 @@ public enum ControlParser {
                 if let equals = word.firstIndex(of: "=") {
                     let key = word[..<equals], value = word[word.index(after: equals)...]
                     guard key == "timeout" else {
-                        throw fail("unknown option '\(key)': \(usage)")
+                        throw fail("unknown option '\(ControlText.excerpt(key))': \(usage)")
                     }
                     guard timeout == nil else {
                         throw fail("timeout given twice: \(usage)")
@@ -84,7 +85,7 @@ public enum ControlParser {
                     }
                 } else {
                     guard target == .unnamed, timeout == nil else {
-                        throw fail("unexpected '\(word)': \(usage)")
+                        throw fail("unexpected '\(ControlText.excerpt(word))': \(usage)")
                     }
                     target = Self.target(named: word)
                 }
@@ -95,7 +96,7 @@ public enum ControlParser {
                 throw fail("missing DURATION: expected sleep DURATION")
             }
             if let extra = words.next() {
-                throw fail("unexpected '\(extra)': expected sleep DURATION")
+                throw fail("unexpected '\(ControlText.excerpt(extra))': expected sleep DURATION")
             }
             do throws(UsageError) {
                 return .sleep(try DurationParser.parse(String(value)))
@@ -105,8 +106,8 @@ public enum ControlParser {
         default:
             let suggestion = ControlText.closest(to: String(name), in: commandNames)
                 .map { " (did you mean '\($0)'?)" } ?? ""
-            throw fail("unknown command '\(name)'\(suggestion): expected background, foreground, event, "
-                + "terminate, status, wait or sleep")
+            throw fail("unknown command '\(ControlText.excerpt(name))'\(suggestion): "
+                + "expected background, foreground, event, terminate, status, wait or sleep")
         }
     }
 

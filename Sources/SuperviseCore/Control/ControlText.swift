@@ -23,6 +23,18 @@ enum ControlText {
         return String(text[first...last])
     }
 
+    /// How many Unicode scalars of the user's text an error message quotes.
+    static let excerptLength = 80
+
+    /// `text` cut to its first ``excerptLength`` Unicode scalars, with `…` when cut, so an error
+    /// quotes a bounded excerpt of a long input. Cut by scalars, not characters: one
+    /// `Character` can carry any number of combining marks.
+    static func excerpt(_ text: some StringProtocol) -> String {
+        let scalars = text.unicodeScalars
+        guard scalars.count > excerptLength else { return String(text) }
+        return String(String.UnicodeScalarView(scalars.prefix(excerptLength))) + "…"
+    }
+
     /// `true` when `text` is one or more of `[A-Za-z0-9]` and the characters in `extra`.
     static func isToken(_ text: some StringProtocol, extra: String) -> Bool {
         !text.isEmpty && text.allSatisfy { character in
@@ -33,7 +45,10 @@ enum ControlText {
     /// The candidate closest to `word` by edit distance, if it is close enough to be a likely typo.
     static func closest(to word: String, in candidates: [String]) -> String? {
         var best: (candidate: String, distance: Int)?
-        for candidate in candidates {
+        let length = word.count
+        // The distance is at least the difference in length: a long word is no typo of a short
+        // name, and skipping it keeps a 20,000-character word from costing a quadratic table.
+        for candidate in candidates where abs(length - candidate.count) <= max(2, candidate.count / 3) {
             let distance = editDistance(word, candidate)
             if distance < best?.distance ?? Int.max { best = (candidate, distance) }
         }

@@ -22,11 +22,12 @@ public enum DurationParser {
     /// quotes `text` and lists the accepted forms.
     public static func parse(_ text: String) throws(UsageError) -> Duration {
         let trimmed = ControlText.trimmed(text)
+        let invalid = "invalid duration '\(ControlText.excerpt(text))'"
         if trimmed.isEmpty {
             throw UsageError("empty duration: \(acceptedForms)")
         }
         if trimmed.hasPrefix("-") {
-            throw UsageError("invalid duration '\(text)': must not be negative; \(acceptedForms)")
+            throw UsageError("\(invalid): must not be negative; \(acceptedForms)")
         }
         var number = Substring(trimmed)
         var unit: Int64 = 1_000_000_000
@@ -36,16 +37,17 @@ public enum DurationParser {
             break
         }
         guard let (whole, fraction, fractionDigits) = decimalParts(number) else {
-            throw UsageError("invalid duration '\(text)': \(acceptedForms)")
+            throw UsageError("\(invalid): \(acceptedForms)")
         }
         guard let whole, whole <= Int64.max / unit else {
-            throw UsageError("invalid duration '\(text)': too long (at most 292 years); \(acceptedForms)")
+            throw UsageError("\(invalid): too long (at most 292 years); \(acceptedForms)")
         }
         var scale: Int64 = 1
         for _ in 0..<fractionDigits { scale *= 10 }
         let total = Duration.nanoseconds(whole * unit) + Duration.nanoseconds(unit) * fraction / scale
-        guard total <= maximum else {
-            throw UsageError("invalid duration '\(text)': too long (at most 292 years); \(acceptedForms)")
+        // Compared before truncating to the nanosecond: 9223372036.8547758079 s is the maximum.
+        guard total < maximum + .nanoseconds(1) else {
+            throw UsageError("\(invalid): too long (at most 292 years); \(acceptedForms)")
         }
         return .nanoseconds(total.nanoseconds)
     }

@@ -26,7 +26,7 @@ public enum SignalName {
         if name.hasPrefix("SIG") { name.removeFirst(3) }
         if let match = known.first(where: { $0.name == name }) { return match.number }
         let names = known.map(\.name).joined(separator: ", ")
-        throw UsageError("unknown signal '\(text)': use a name (\(names)) or a number from 1 to 64 "
+        throw UsageError("unknown signal '\(ControlText.excerpt(text))': use a name (\(names)) or a number from 1 to 64 "
             + "other than STOP and CONT")
     }
 }

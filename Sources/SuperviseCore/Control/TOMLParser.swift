@@ -46,6 +46,7 @@ struct TOMLParser {
                     throw error("arrays of tables ([[...]]) are not supported; use [child.NAME] tables")
                 }
                 let headerLine = line
+                skipSpaces()
                 let path = try dottedKey()
                 skipSpaces()
                 guard peek() == "]" else { throw error("expected ']' to close the table header") }
@@ -68,7 +69,7 @@ struct TOMLParser {
         skipComment()
         if peek() == nil { return }
         guard isNewline() else {
-            throw error("expected the end of the line, found '\(restOfLine())'")
+            throw error("expected the end of the line, found '\(ControlText.excerpt(restOfLine()))'")
         }
         consumeNewline()
     }
@@ -215,7 +216,7 @@ struct TOMLParser {
             case ",": position += 1
             case "]": position += 1; return .array(elements)
             case nil: throw TOMLError(line: openingLine, message: "unterminated array: add the closing ']'")
-            default: throw error("expected ',' or ']' in the array, found '\(restOfLine())'")
+            default: throw error("expected ',' or ']' in the array, found '\(ControlText.excerpt(restOfLine()))'")
             }
         }
     }
@@ -254,14 +255,14 @@ struct TOMLParser {
             position += 1
         }
         let word = String(String.UnicodeScalarView(scalars[start..<position]))
-        guard !word.isEmpty else { throw error("expected a value, found '\(restOfLine())'") }
+        guard !word.isEmpty else { throw error("expected a value, found '\(ControlText.excerpt(restOfLine()))'") }
         if word == "true" { return .boolean(true) }
         if word == "false" { return .boolean(false) }
         if let value = TOMLNumber.parse(word) { return value }
         if word.contains(":") || word.count >= 10 && word.utf8.dropFirst(4).first == UInt8(ascii: "-") {
-            throw error("dates and times are not supported: '\(word)'")
+            throw error("dates and times are not supported: '\(ControlText.excerpt(word))'")
         }
-        throw error("invalid value '\(word)': strings need quotes (\"...\")")
+        throw error("invalid value '\(ControlText.excerpt(word))': strings need quotes (\"...\")")
     }
 
     // MARK: Scanning
@@ -309,8 +310,8 @@ struct TOMLParser {
 
     private func missingEquals(after key: [String]) -> TOMLError {
         let found = restOfLine()
-        return error("expected '=' after the key '\(key.joined(separator: "."))'"
-            + (found.isEmpty ? "" : ", found '\(found)'"))
+        return error("expected '=' after the key '\(ControlText.excerpt(key.joined(separator: ".")))'"
+            + (found.isEmpty ? "" : ", found '\(ControlText.excerpt(found))'"))
     }
 
     private func error(_ message: String) -> TOMLError {
@@ -341,7 +342,7 @@ extension TOMLTable {
         let key = path.first!
         if path.count == 1 {
             if let existing = self[key] {
-                throw TOMLError(line: line, message: "duplicate key '\(key)' (first at line \(existing.line))")
+                throw TOMLError(line: line, message: "duplicate key '\(ControlText.excerpt(key))' (first at line \(existing.line))")
             }
             entries.append(Entry(key: key, value: value, line: line))
             return
@@ -349,7 +350,7 @@ extension TOMLTable {
         let madeByKey = path.count <= keyCount
         try withSubtable(key, line: line, origin: madeByKey ? .dottedKey : .implied) { (table) throws(TOMLError) in
             if madeByKey, table.origin != .dottedKey {
-                throw TOMLError(line: line, message: "dotted key '\(key)' extends a table defined at line \(table.line)")
+                throw TOMLError(line: line, message: "dotted key '\(ControlText.excerpt(key))' extends a table defined at line \(table.line)")
             }
             try table.insert(value, at: path.dropFirst(), line: line, keyCount: keyCount)
         }
@@ -369,7 +370,7 @@ extension TOMLTable {
                 table.origin = .header
                 table.line = line
             default:
-                throw TOMLError(line: line, message: "[\(name)] is defined twice (first at line \(table.line))")
+                throw TOMLError(line: line, message: "[\(ControlText.excerpt(name))] is defined twice (first at line \(table.line))")
             }
         }
     }
@@ -385,7 +386,7 @@ extension TOMLTable {
             return
         }
         guard case .table(var table) = entries[index].value, table.origin != .inline else {
-            throw TOMLError(line: line, message: "'\(key)' is already \(entries[index].value.typeName) "
+            throw TOMLError(line: line, message: "'\(ControlText.excerpt(key))' is already \(entries[index].value.typeName) "
                 + "(line \(entries[index].line)); it can't also be a table")
         }
         try body(&table)

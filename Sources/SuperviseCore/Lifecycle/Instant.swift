@@ -36,8 +36,9 @@ extension Duration {
     public var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
         let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        if overflow { return seconds < 0 ? .min : .max }
-        return whole + attoseconds / 1_000_000_000
+        let (total, overflow2) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        if overflow || overflow2 { return seconds < 0 ? .min : .max }
+        return total
     }
 
     /// The duration in whole milliseconds, as the protocol carries it.
