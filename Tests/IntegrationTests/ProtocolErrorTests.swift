@@ -40,6 +40,17 @@ import Testing
     }
 }
 
+/// A refused stdin command is quoted as a bounded excerpt, whatever its length.
+@Suite struct RefusedCommandTests {
+    @Test func aLongRefusedCommandIsQuotedInShort() throws {
+        let name = String(repeating: "x", count: 5_000)
+        let run = try Supervise.run(["--", "sleep", "0.3"], stdin: "background \(name)\n")
+        let line = try #require(run.stderr.split(separator: "\n").first { $0.contains("stdin line 1") }, "\(run.stderr)")
+        #expect(line.utf8.count < 400, "\(line.utf8.count) bytes")
+        #expect(line.contains("no child named"))
+    }
+}
+
 /// Misbehaving children don't stall the supervisor.
 @Suite struct FloodTests {
     @Test func floodingChildDoesNotStallCommandsOrTimers() throws {

@@ -75,13 +75,13 @@ extension Supervisor {
             return nil
         case .named(let name):
             if let child = children.first(where: { $0.name == name }) { return [child] }
-            refuse(line, text, "no child named '\(name)' (children: \(children.map(\.name).joined(separator: ", ")))")
+            refuse(line, text, "no child named '\(ControlText.excerpt(name))' (children: \(children.map(\.name).joined(separator: ", ")))")
             return nil
         }
     }
 
     private func refuse(_ line: Int, _ text: String, _ reason: String) {
-        logger.error("stdin line \(line): '\(text)': \(reason)")
+        logger.error("stdin line \(line): '\(ControlText.excerpt(text))': \(reason)")
     }
 
     /// Ends a `sleep` whose time is up, or a `wait` that is satisfied, timed out or can't be satisfied.
