@@ -23,7 +23,7 @@ struct SuperviseCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Read several named children from a TOML file.", valueName: "file"))
     var config: String?
 
-    @Option(help: ArgumentHelp("The did-enter-background window (default 5s; 0 = none).", valueName: "duration"),
+    @Option(help: ArgumentHelp("The did-enter-background window (default 5s, or the limit if shorter; 0 = none).", valueName: "duration"),
             transform: parseDuration)
     var window: Duration?
 
@@ -31,7 +31,7 @@ struct SuperviseCommand: ParsableCommand {
             transform: parseDuration)
     var limit: Duration?
 
-    @Option(help: ArgumentHelp("How long before the limit open tasks get 'expire' (default 5s).", valueName: "duration"),
+    @Option(help: ArgumentHelp("How long before the limit open tasks get 'expire' (default 5s, or half the limit if shorter).", valueName: "duration"),
             transform: parseDuration)
     var expiryWarning: Duration?
 
@@ -105,10 +105,7 @@ struct SuperviseCommand: ParsableCommand {
         if let name, !ChildName.isValid(name) {
             throw ValidationError("--name '\(name)' must be letters, digits, '.', '_' or '-', and not 'all'")
         }
-        var settings = LifecycleSettings()
-        var freezerChoice = FreezerChoice.auto
-        overrides.apply(to: &settings, freezer: &freezerChoice)
-        if let problem = settings.problem { throw ValidationError(problem) }
+        if let problem = overrides.resolved().settings.problem { throw ValidationError(problem) }
     }
 
     var overrides: SettingsOverrides {
@@ -131,9 +128,7 @@ struct SuperviseCommand: ParsableCommand {
         if let config {
             return try ConfigFile.load(path: config, commandLine: overrides)
         }
-        var settings = LifecycleSettings()
-        var freezerChoice = FreezerChoice.auto
-        overrides.apply(to: &settings, freezer: &freezerChoice)
+        let (settings, freezerChoice) = overrides.resolved()
         let childName = name ?? ChildName.from(command: childCommand[0])
         return [ChildSpec(name: childName, command: childCommand, settings: settings, freezer: freezerChoice)]
     }

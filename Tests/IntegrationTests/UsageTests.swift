@@ -28,6 +28,17 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: marker), "nothing was launched")
     }
 
+    /// The README's CI line: a short `--limit` alone fits the window and expiry warning left at
+    /// their defaults (it once exited 2: "--expiry-warning (5s) must be shorter than --limit (5s)").
+    @Test func theReadmesShortLimitLineRuns() throws {
+        let counter = Supervise.temporaryDirectory().appendingPathComponent("counter").path
+        let run = try Supervise.run(["--window", "0.5", "--limit", "5", "--", Supervise.worker("counter.sh"), counter],
+                                    stdin: "background\nwait suspended\nforeground\nwait active\nterminate\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        let settings = run.report?["settings"] as? [String: Any] ?? [:]
+        #expect(settings["expiry_warning_ms"] as? Int == 2500, "\(settings)")
+    }
+
     @Test func durationsAcceptUnits() throws {
         let run = try Supervise.run(["--window", "250ms", "--limit", "1m", "--grace", "2s", "--", "true"])
         #expect(run.status == 0, "\(run.stderr)")

@@ -121,15 +121,39 @@ import Testing
     }
 
     @Test func settingsOverridesApplyOnlyWhatIsGiven() {
-        var settings = LifecycleSettings(), freezer = FreezerChoice.auto
-        SettingsOverrides().apply(to: &settings, freezer: &freezer)
-        #expect(settings == LifecycleSettings() && freezer == .auto)
-        SettingsOverrides(window: .seconds(1), limit: .seconds(2), expiryWarning: .seconds(1), grace: .zero,
-                          freezeTimeout: .seconds(3), onWindowOverrun: .suspend, launch: .background,
-                          freezer: .cgroup1).apply(to: &settings, freezer: &freezer)
+        let none = SettingsOverrides().resolved()
+        #expect(none.settings == LifecycleSettings() && none.freezer == .auto)
+        let (settings, freezer) = SettingsOverrides(window: .seconds(1), limit: .seconds(2), expiryWarning: .seconds(1),
+                                                    grace: .zero, freezeTimeout: .seconds(3), onWindowOverrun: .suspend,
+                                                    launch: .background, freezer: .cgroup1).resolved()
         #expect(settings.window == .seconds(1) && settings.limit == .seconds(2) && settings.expiryWarning == .seconds(1))
         #expect(settings.grace == .zero && settings.freezeTimeout == .seconds(3))
         #expect(settings.onWindowOverrun == .suspend && settings.launch == .background && freezer == .cgroup1)
+    }
+
+    @Test func aLaterLevelWinsWhereItGivesAValue() {
+        let merged = SettingsOverrides(window: .seconds(1), grace: .seconds(2))
+            .merged(with: SettingsOverrides(grace: .seconds(3), freezer: .sigstop))
+        #expect(merged == SettingsOverrides(window: .seconds(1), grace: .seconds(3), freezer: .sigstop))
+    }
+
+    /// The README's CI line once failed: `--window 0.5 --limit 5` left the expiry warning at 5 s.
+    @Test(arguments: [
+        (SettingsOverrides(limit: .seconds(5)), Duration.seconds(5), Duration.milliseconds(2500)),
+        (SettingsOverrides(window: .milliseconds(500), limit: .seconds(5)), .milliseconds(500), .milliseconds(2500)),
+        (SettingsOverrides(limit: .seconds(1)), .seconds(1), .milliseconds(500)),
+        (SettingsOverrides(limit: .seconds(60)), .seconds(5), .seconds(5)),
+        (SettingsOverrides(limit: .seconds(4), expiryWarning: .seconds(1)), .seconds(4), .seconds(1)),
+    ])
+    func defaultsLeftAloneAreFittedToAShortLimit(given: SettingsOverrides, window: Duration, expiryWarning: Duration) {
+        let settings = given.resolved().settings
+        #expect(settings.window == window && settings.expiryWarning == expiryWarning)
+        #expect(settings.problem == nil)
+    }
+
+    @Test func valuesGivenAreKeptAndJudged() {
+        let settings = SettingsOverrides(limit: .seconds(2), expiryWarning: .seconds(5)).resolved().settings
+        #expect(settings.problem == "--expiry-warning (5s) must be shorter than --limit (2s)")
     }
 
     // MARK: Errors

@@ -81,9 +81,7 @@ public enum ConfigFile {
         }
         var spec = ChildSpec(name: name, command: command, environment: own.environment,
                              workingDirectory: own.workingDirectory)
-        defaults.settings.apply(to: &spec.settings, freezer: &spec.freezer)
-        commandLine.apply(to: &spec.settings, freezer: &spec.freezer)
-        own.settings.apply(to: &spec.settings, freezer: &spec.freezer)
+        (spec.settings, spec.freezer) = defaults.settings.merged(with: commandLine).merged(with: own.settings).resolved()
         for level in [defaults, own] {
             if let restart = level.restart { spec.restart = restart }
             if let delay = level.restartDelay { spec.restartDelay = delay }

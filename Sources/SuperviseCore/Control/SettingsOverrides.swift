@@ -31,8 +31,30 @@ public struct SettingsOverrides: Equatable, Sendable {
         self.maxOpenTasks = maxOpenTasks
     }
 
+    /// These overrides, then `later`'s over them: a value `later` gives wins.
+    public func merged(with later: SettingsOverrides) -> SettingsOverrides {
+        SettingsOverrides(window: later.window ?? window, limit: later.limit ?? limit,
+                          expiryWarning: later.expiryWarning ?? expiryWarning, grace: later.grace ?? grace,
+                          freezeTimeout: later.freezeTimeout ?? freezeTimeout,
+                          onWindowOverrun: later.onWindowOverrun ?? onWindowOverrun, launch: later.launch ?? launch,
+                          freezer: later.freezer ?? freezer, stopSignal: later.stopSignal ?? stopSignal,
+                          maxOpenTasks: later.maxOpenTasks ?? maxOpenTasks)
+    }
+
+    /// The settings these overrides give: the contract's defaults with every value given here.
+    /// A window or expiry warning left at its default is fitted to the limit given: the window
+    /// becomes min(5 s, limit) and the expiry warning min(5 s, limit / 2), so a short `--limit`
+    /// works alone. Values given are kept as given (and `problem` judges them).
+    public func resolved() -> (settings: LifecycleSettings, freezer: FreezerChoice) {
+        var settings = LifecycleSettings(), freezer = FreezerChoice.auto
+        apply(to: &settings, freezer: &freezer)
+        if window == nil { settings.window = min(settings.window, settings.limit) }
+        if expiryWarning == nil { settings.expiryWarning = min(settings.expiryWarning, settings.limit / 2) }
+        return (settings, freezer)
+    }
+
     /// Replaces in `settings` and `freezer` every value given here.
-    public func apply(to settings: inout LifecycleSettings, freezer: inout FreezerChoice) {
+    private func apply(to settings: inout LifecycleSettings, freezer: inout FreezerChoice) {
         if let window { settings.window = window }
         if let limit { settings.limit = limit }
         if let expiryWarning { settings.expiryWarning = expiryWarning }
