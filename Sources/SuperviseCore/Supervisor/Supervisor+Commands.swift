@@ -16,7 +16,7 @@ extension Supervisor {
         while !children.allSatisfy(\.isDone), let line = commands.nextLine() {
             if line.isTooLong {
                 refuse(line.number, line.text + "…", "ignored: the line is over \(CommandReader.maxLineLength) bytes; "
-                    + "keep a command under 64 KiB")
+                    + "keep a command under \(CommandReader.maxLineLength / 1024) KiB")
             } else {
                 execute(line.text, line: line.number, at: MonotonicClock.now())
             }
