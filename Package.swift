@@ -21,14 +21,36 @@ let package = Package(
         // The wire codec shared by the supervisor and the client library: pure, no I/O.
         .target(name: "SuperviseProtocol"),
 
-        // Everything the executable does, as a library the tests can drive.
+        // The layers, lowest first; each imports only targets above it in this list
+        // (scripts/check-layers.sh enforces it). docs/architecture.md draws them.
+
+        // Every rule of the lifecycle, pure: no Glibc, no Foundation, no C; time is a value.
+        .target(name: "SuperviseLifecycle", dependencies: ["SuperviseProtocol"]),
+
+        // The one syscall layer: the loop, spawning, freezers, /proc and cgroup files, the
+        // children's pipes.
         .target(
-            name: "SuperviseCore",
+            name: "SuperviseSystem",
             dependencies: [
+                "SuperviseLifecycle",
                 "SuperviseProtocol",
                 "_SuperviseCShims",
-                .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+
+        // What the user says: config files (TOML), durations, stdin commands, the signal table.
+        .target(name: "SuperviseConfig", dependencies: ["SuperviseLifecycle", "SuperviseSystem"]),
+
+        // The shell: wires the layers together and keeps the records; no rules of its own.
+        .target(
+            name: "SuperviseShell",
+            dependencies: [
+                "SuperviseConfig",
+                "SuperviseLifecycle",
+                "SuperviseProtocol",
+                "SuperviseSystem",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
@@ -36,7 +58,11 @@ let package = Package(
         .executableTarget(
             name: "supervise",
             dependencies: [
-                "SuperviseCore",
+                "SuperviseConfig",
+                "SuperviseLifecycle",
+                "SuperviseShell",
+                "SuperviseSystem",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-l_FoundationCShims"], .when(configuration: .release))]
@@ -56,10 +82,17 @@ let package = Package(
         .executableTarget(name: "supervise-bench", dependencies: ["supervise"], path: "Benchmarks/supervise-bench"),
 
         .testTarget(name: "SuperviseProtocolTests", dependencies: ["SuperviseProtocol"]),
-        .testTarget(name: "SuperviseCoreTests", dependencies: ["SuperviseCore"]),
+        // One test target per layer, each depending on that layer and those below it.
+        .testTarget(name: "SuperviseLifecycleTests", dependencies: ["SuperviseLifecycle", "SuperviseProtocol"]),
+        .testTarget(name: "SuperviseSystemTests", dependencies: ["SuperviseSystem", "SuperviseLifecycle"]),
+        .testTarget(name: "SuperviseConfigTests", dependencies: ["SuperviseConfig", "SuperviseSystem", "SuperviseLifecycle"]),
+        .testTarget(name: "SuperviseShellTests", dependencies: ["SuperviseShell", "SuperviseConfig", "SuperviseSystem",
+                                                               "SuperviseLifecycle", "SuperviseProtocol",
+                                                               .product(name: "Logging", package: "swift-log"),
+                                                               .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "SuperviseClientTests", dependencies: ["SuperviseClient"]),
         // Seeded property-based fuzzing of every parser (docs/testing.md).
-        .testTarget(name: "FuzzTests", dependencies: ["SuperviseProtocol", "SuperviseCore", "supervise"],
+        .testTarget(name: "FuzzTests", dependencies: ["SuperviseProtocol", "SuperviseLifecycle", "SuperviseSystem", "SuperviseConfig", "SuperviseShell", "supervise"],
                     exclude: ["Corpus"]),
         .testTarget(name: "IntegrationTests", dependencies: ["supervise", "swift-worker-example"], exclude: ["Workers"]),
     ]

@@ -6,12 +6,17 @@ set -eu
 cd "$(dirname "$0")/.."
 out=.build-libfuzzer
 mkdir -p "$out/corpus"
-control=Sources/SuperviseCore/Control
+# The parsers' files from three targets, compiled as one module: their imports of each other go.
+sources="$out/sources"
+rm -rf "$sources" && mkdir -p "$sources"
+config=Sources/SuperviseConfig
+for file in Sources/SuperviseProtocol/*.swift \
+    $config/ControlParser.swift $config/ControlCommand.swift $config/ControlText.swift \
+    $config/DurationParser.swift $config/UsageError.swift \
+    $config/TOMLParser.swift $config/TOMLValue.swift $config/TOMLNumber.swift \
+    Sources/SuperviseLifecycle/ChildState.swift Sources/SuperviseLifecycle/Instant.swift; do
+    sed '/^import Supervise/d' "$file" > "$sources/$(basename "$file")"
+done
 swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name SuperviseProtocol \
-    Sources/SuperviseProtocol/*.swift \
-    $control/ControlParser.swift $control/ControlCommand.swift $control/ControlText.swift \
-    $control/DurationParser.swift $control/UsageError.swift \
-    $control/TOMLParser.swift $control/TOMLValue.swift $control/TOMLNumber.swift \
-    Sources/SuperviseCore/Lifecycle/ChildState.swift Sources/SuperviseCore/Lifecycle/Instant.swift \
-    scripts/libfuzzer/ParserFuzzer.swift -o "$out/parser-fuzzer" 2>&1 | grep -v 'Cannot export local symbol' || true
+    "$sources"/*.swift scripts/libfuzzer/ParserFuzzer.swift -o "$out/parser-fuzzer" 2>&1 | grep -v 'Cannot export local symbol' || true
 exec "$out/parser-fuzzer" "$out/corpus" "$@"

@@ -1,6 +1,9 @@
 import ArgumentParser
 import Logging
-import SuperviseCore
+import SuperviseConfig
+import SuperviseLifecycle
+import SuperviseShell
+import SuperviseSystem
 import SuperviseProtocol
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,7 @@
-import SuperviseCore
+import SuperviseConfig
+import SuperviseLifecycle
+import SuperviseShell
+import SuperviseSystem
 #if canImport(Glibc)
 import Glibc
 #endif

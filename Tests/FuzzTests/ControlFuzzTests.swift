@@ -1,5 +1,8 @@
 import Testing
-@testable import SuperviseCore
+@testable import SuperviseConfig
+@testable import SuperviseLifecycle
+@testable import SuperviseShell
+@testable import SuperviseSystem
 
 /// `ControlParser` (stdin commands) on generated and mutated lines.
 @Suite struct ControlFuzzTests {

@@ -1,5 +1,8 @@
 import Testing
-@testable import SuperviseCore
+@testable import SuperviseConfig
+@testable import SuperviseLifecycle
+@testable import SuperviseShell
+@testable import SuperviseSystem
 
 /// `DurationParser` against an independent reference, on generated and mutated inputs.
 @Suite struct DurationFuzzTests {

@@ -1,5 +1,8 @@
 import Testing
-@testable import SuperviseCore
+@testable import SuperviseConfig
+@testable import SuperviseLifecycle
+@testable import SuperviseShell
+@testable import SuperviseSystem
 
 /// `TOMLParser` on generated documents of the supported subset, and `ConfigFile` on mutated
 /// config files.

@@ -1,4 +1,7 @@
-@testable import SuperviseCore
+@testable import SuperviseConfig
+@testable import SuperviseLifecycle
+@testable import SuperviseShell
+@testable import SuperviseSystem
 
 /// A TOML value without line numbers or table origins, to compare what was generated with
 /// what was parsed.

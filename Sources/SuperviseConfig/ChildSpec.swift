@@ -1,0 +1,28 @@
+import SuperviseLifecycle
+import SuperviseSystem
+
+/// One child to supervise: what to run and under which rules.
+public struct ChildSpec: Equatable, Sendable {
+    /// The child's name in logs, reports and commands.
+    public var name: String
+    /// argv; no shell is involved.
+    public var command: [String]
+    /// Added to the inherited environment.
+    public var environment: [String: String]
+    public var workingDirectory: String?
+    public var settings: LifecycleSettings
+    public var freezer: FreezerChoice
+    public var restart: RestartRules
+
+    public init(name: String, command: [String], environment: [String: String] = [:],
+                workingDirectory: String? = nil, settings: LifecycleSettings = LifecycleSettings(),
+                freezer: FreezerChoice = .auto, restart: RestartRules = RestartRules()) {
+        self.name = name
+        self.command = command
+        self.environment = environment
+        self.workingDirectory = workingDirectory
+        self.settings = settings
+        self.freezer = freezer
+        self.restart = restart
+    }
+}

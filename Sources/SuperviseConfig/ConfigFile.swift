@@ -1,0 +1,176 @@
+import SuperviseLifecycle
+import SuperviseSystem
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `--config FILE` TOML file: defaults at the top level, one `[child.NAME]` table per child.
+///
+/// Settings apply in this order, each overriding the one before: built-in
+/// defaults, the file's top level, the command line, the child's own table.
+/// Every mistake is reported before anything is launched, as one line with
+/// the file, the line and the key.
+public enum ConfigFile {
+    /// The lifecycle settings: allowed at the top level (defaults) and in each child's table.
+    public static let settingKeys = [
+        "window", "limit", "expiry-warning", "grace", "freeze-timeout", "freezer", "on-window-overrun", "launch",
+        "stop-signal", "max-tasks",
+    ]
+    /// The restart policy: allowed at the top level (defaults) and in each child's table.
+    public static let restartKeys = ["restart", "restart-delay", "restart-delay-max", "restart-after-violation"]
+    /// What to run: only in a child's table.
+    public static let commandKeys = ["command", "env", "cwd"]
+
+    /// Reads and checks the config file at `path`, with `commandLine` applied as
+    /// described above. Children come back in the order the file lists them.
+    public static func load(path: String, commandLine: SettingsOverrides) throws(UsageError) -> [ChildSpec] {
+        try parse(text: readText(path: path), path: path, commandLine: commandLine)
+    }
+
+    /// Checks the config `text`, read from `path` (used in error messages only).
+    public static func parse(text: String, path: String, commandLine: SettingsOverrides) throws(UsageError)
+        -> [ChildSpec]
+    {
+        let root: TOMLTable
+        do {
+            root = try TOMLParser.parse(text)
+        } catch {
+            throw UsageError("\(path):\(error.line): \(error.message)")
+        }
+        let reader = ConfigReader(path: path)
+        var defaults = ConfigLevel()
+        var childTables: [(name: String, table: TOMLTable)] = []
+        for entry in root.entries {
+            guard entry.key == "child" else {
+                try reader.read(entry, into: &defaults, section: nil)
+                continue
+            }
+            guard case .table(let children) = entry.value else {
+                throw reader.error(entry.line, "child: expected [child.NAME] tables, found \(entry.value.typeName)")
+            }
+            for child in children.entries {
+                guard case .table(let table) = child.value else {
+                    let name = ControlText.excerpt(child.key)
+                    throw reader.error(child.line, "child.\(name): expected a [child.\(name)] table, "
+                        + "found \(child.value.typeName)")
+                }
+                try checkName(child.key, line: table.line, reader: reader)
+                childTables.append((child.key, table))
+            }
+        }
+        guard !childTables.isEmpty else {
+            throw UsageError("\(path): no children: add a [child.NAME] table with a command")
+        }
+        var specs: [ChildSpec] = []
+        for (name, table) in childTables {
+            specs.append(try childSpec(name: name, table: table, defaults: defaults, commandLine: commandLine,
+                                       reader: reader))
+        }
+        return specs
+    }
+
+    private static func childSpec(
+        name: String, table: TOMLTable, defaults: ConfigLevel, commandLine: SettingsOverrides, reader: ConfigReader
+    ) throws(UsageError) -> ChildSpec {
+        let section = "[child.\(ControlText.excerpt(name))]"
+        var own = ConfigLevel()
+        for entry in table.entries {
+            try reader.read(entry, into: &own, section: section)
+        }
+        guard let command = own.command else {
+            throw reader.error(table.line, "\(section) command: missing: add command = [\"program\", \"arg\", ...]")
+        }
+        var spec = ChildSpec(name: name, command: command, environment: own.environment,
+                             workingDirectory: own.workingDirectory)
+        (spec.settings, spec.freezer) = defaults.settings.merged(with: commandLine).merged(with: own.settings).resolved()
+        for level in [defaults, own] {
+            if let policy = level.restart { spec.restart.policy = policy }
+            if let delay = level.restartDelay { spec.restart.delay = delay }
+            if let delayMax = level.restartDelayMax { spec.restart.delayMax = delayMax }
+            if let afterViolation = level.restartAfterViolation { spec.restart.afterViolation = afterViolation }
+        }
+        if let problem = spec.settings.problem {
+            throw reader.error(table.line, "\(section) \(problem) (from the file's defaults, the command line "
+                + "and this table)")
+        }
+        if spec.restart.delayMax < spec.restart.delay {
+            throw reader.error(table.line, "\(section) restart-delay-max (\(spec.restart.delayMax.formatted)) must "
+                + "not be shorter than restart-delay (\(spec.restart.delay.formatted))")
+        }
+        return spec
+    }
+
+    private static func checkName(_ name: String, line: Int, reader: ConfigReader) throws(UsageError) {
+        guard PortableName.isPortable(name) else {
+            throw reader.error(line, "child name '\(ControlText.excerpt(name))' is not valid: use letters, digits, '.', '_' and '-'")
+        }
+        guard name != "all" else {
+            throw reader.error(line, "child name 'all' is reserved (control commands use it for every child): "
+                + "choose another")
+        }
+    }
+
+    /// The largest config file read; a bigger one is refused rather than read without end.
+    public static let maxFileSize = 1 << 20
+
+    /// Reads the file at `path`: a regular file of at most ``maxFileSize`` bytes, in UTF-8.
+    private static func readText(path: String) throws(UsageError) -> String {
+        var bytes: [UInt8] = []
+        do {
+            // Non-blocking, so that opening a FIFO does not wait for a writer before it is refused.
+            let file = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec, .nonBlocking])
+            defer { try? file.close() }
+            if let kind = nonRegularKind(file) {
+                throw UsageError("cannot read the config file '\(path)': it is \(kind), not a regular file: "
+                    + "give the path of a TOML file to --config")
+            }
+            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+            while true {
+                let count = try chunk.withUnsafeMutableBytes { try file.read(into: $0, retryOnInterrupt: true) }
+                if count == 0 { break }
+                bytes += chunk[..<count]
+                guard bytes.count <= maxFileSize else {
+                    throw UsageError("cannot read the config file '\(path)': it is over \(maxFileSize) bytes (1 MiB): "
+                        + "check the path given to --config")
+                }
+            }
+        } catch let error as UsageError {
+            throw error
+        } catch {
+            throw UsageError("cannot read the config file '\(path)': \(error): check the path given to --config")
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard text.utf8.elementsEqual(bytes) else {
+            throw UsageError("\(path): not valid UTF-8: save the config file as UTF-8")
+        }
+        return text
+    }
+
+    /// What `file` is when it is not a regular file ("a directory", "a character device", …), else `nil`.
+    private static func nonRegularKind(_ file: FileDescriptor) -> String? {
+        var status = stat()
+        guard fstat(file.rawValue, &status) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "a directory"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFIFO: return "a FIFO"
+        case S_IFSOCK: return "a socket"
+        default: return "a special file"
+        }
+    }
+}
+
+/// What one level of the file (its top level or a child's table) sets.
+struct ConfigLevel {
+    var settings = SettingsOverrides()
+    var restart: RestartPolicy?
+    var restartDelay: Duration?
+    var restartDelayMax: Duration?
+    var restartAfterViolation: Bool?
+    var command: [String]?
+    var environment: [String: String] = [:]
+    var workingDirectory: String?
+}

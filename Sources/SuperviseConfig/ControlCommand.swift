@@ -1,0 +1,28 @@
+import SuperviseLifecycle
+/// Which child a control command is for.
+public enum ControlTarget: Equatable, Sendable {
+    /// No name given: valid only when there is a single child.
+    case unnamed
+    /// The child with this name (not yet checked against the running children).
+    case named(String)
+    /// Every child the command applies to.
+    case all
+}
+
+/// One command read from the supervisor's standard input.
+public enum ControlCommand: Equatable, Sendable {
+    /// `background [NAME]`: move to the background.
+    case background(ControlTarget)
+    /// `foreground [NAME]`: bring to the foreground.
+    case foreground(ControlTarget)
+    /// `terminate [NAME]`: terminate gracefully.
+    case terminate(ControlTarget)
+    /// `event NAME KIND [TEXT]`: resume in the background to handle an event.
+    case event(ControlTarget, kind: String, text: String?)
+    /// `status`: print one JSON line per child.
+    case status
+    /// `wait STATE [NAME] [timeout=DURATION]`: hold the next commands until the state is reached.
+    case wait(state: ChildState, target: ControlTarget, timeout: Duration)
+    /// `sleep DURATION`: hold the next commands for that long.
+    case sleep(Duration)
+}

@@ -1,0 +1,140 @@
+import SuperviseLifecycle
+/// Reads control commands, one line of standard input at a time.
+///
+/// Words are separated by spaces or tabs. A line that is blank or whose first
+/// word starts with `#` is ignored, and so is a trailing comment: any word
+/// starting with `#` and the rest of the line after it, except in the TEXT of
+/// `event NAME KIND [TEXT]`, which is the rest of the line verbatim (so an
+/// event text may contain `#`). Commands and states are lowercase.
+public enum ControlParser {
+    /// The states `wait` accepts.
+    public static let waitableStates: [ChildState] = [.active, .background, .suspended, .exited]
+
+    /// How long `wait` waits when no `timeout=` is given.
+    public static let defaultWaitTimeout: Duration = .seconds(30)
+
+    /// The longest `KIND TEXT` of an event, so that the protocol line
+    /// `event SEQ KIND TEXT\n` fits in 1024 bytes with any SEQ.
+    public static let maxEventBytes = 1024 - "event ".utf8.count - 20 - " ".utf8.count - "\n".utf8.count
+
+    static let commandNames = ["background", "foreground", "event", "terminate", "status", "wait", "sleep"]
+    static let kindCharacters = "._:-"
+
+    /// The command on `line` (without its newline; a trailing CR is ignored),
+    /// `nil` for a blank or comment line, or an error that quotes the line.
+    public static func parse(_ line: String) throws(UsageError) -> ControlCommand? {
+        var words = Words(line)
+        guard let name = words.next() else { return nil }
+        func fail(_ problem: String) -> UsageError {
+            UsageError("ignored '\(ControlText.excerpt(ControlText.trimmed(line)))': \(problem)")
+        }
+        switch name {
+        case "background", "foreground", "terminate":
+            let target = words.next().map(target(named:)) ?? .unnamed
+            if let extra = words.next() {
+                throw fail("unexpected '\(ControlText.excerpt(extra))': expected \(name) [NAME]")
+            }
+            switch name {
+            case "background": return .background(target)
+            case "foreground": return .foreground(target)
+            default: return .terminate(target)
+            }
+        case "event":
+            guard let child = words.next() else {
+                throw fail("missing NAME: expected event NAME KIND [TEXT] (NAME may be all)")
+            }
+            guard let kind = words.next() else {
+                throw fail("missing KIND: expected event NAME KIND [TEXT]")
+            }
+            guard ControlText.isToken(kind, extra: kindCharacters) else {
+                throw fail("invalid KIND '\(ControlText.excerpt(kind))': expected letters, digits and . _ : -")
+            }
+            let text = ControlText.trimmed(words.rest)
+            guard kind.utf8.count + 1 + text.utf8.count <= maxEventBytes else {
+                throw fail("event KIND and TEXT are too long: at most \(maxEventBytes) bytes")
+            }
+            return .event(target(named: child), kind: String(kind), text: text.isEmpty ? nil : text)
+        case "status":
+            if let extra = words.next() {
+                throw fail("unexpected '\(ControlText.excerpt(extra))': status takes no arguments")
+            }
+            return .status
+        case "wait":
+            let usage = "expected wait STATE [NAME] [timeout=DURATION]"
+            guard let stateWord = words.next() else {
+                throw fail("missing STATE: \(usage)")
+            }
+            guard let state = waitableStates.first(where: { $0.rawValue == stateWord }) else {
+                throw fail("unknown state '\(ControlText.excerpt(stateWord))': "
+                    + "expected active, background, suspended or exited")
+            }
+            var target = ControlTarget.unnamed
+            var timeout: Duration?
+            while let word = words.next() {
+                if let equals = word.firstIndex(of: "=") {
+                    let key = word[..<equals], value = word[word.index(after: equals)...]
+                    guard key == "timeout" else {
+                        throw fail("unknown option '\(ControlText.excerpt(key))': \(usage)")
+                    }
+                    guard timeout == nil else {
+                        throw fail("timeout given twice: \(usage)")
+                    }
+                    do throws(UsageError) {
+                        timeout = try DurationParser.parse(String(value))
+                    } catch {
+                        throw fail("timeout: \(error.message)")
+                    }
+                } else {
+                    guard target == .unnamed, timeout == nil else {
+                        throw fail("unexpected '\(ControlText.excerpt(word))': \(usage)")
+                    }
+                    target = Self.target(named: word)
+                }
+            }
+            return .wait(state: state, target: target, timeout: timeout ?? defaultWaitTimeout)
+        case "sleep":
+            guard let value = words.next() else {
+                throw fail("missing DURATION: expected sleep DURATION")
+            }
+            if let extra = words.next() {
+                throw fail("unexpected '\(ControlText.excerpt(extra))': expected sleep DURATION")
+            }
+            do throws(UsageError) {
+                return .sleep(try DurationParser.parse(String(value)))
+            } catch {
+                throw fail(error.message)
+            }
+        default:
+            let suggestion = ControlText.closest(to: String(name), in: commandNames)
+                .map { " (did you mean '\($0)'?)" } ?? ""
+            throw fail("unknown command '\(ControlText.excerpt(name))'\(suggestion): "
+                + "expected background, foreground, event, terminate, status, wait or sleep")
+        }
+    }
+
+    private static func target(named word: Substring) -> ControlTarget {
+        word == "all" ? .all : .named(String(word))
+    }
+}
+
+/// The words of a command line, read one at a time; a word starting with `#`
+/// ends the line.
+private struct Words {
+    private var remaining: Substring
+
+    init(_ line: String) {
+        remaining = Substring(line)
+    }
+
+    /// What is left after the words read so far, verbatim.
+    var rest: Substring { remaining }
+
+    /// The next word, or `nil` at the end of the line or at a comment.
+    mutating func next() -> Substring? {
+        remaining = remaining.drop(while: ControlText.isSpace)
+        guard !remaining.isEmpty, !remaining.hasPrefix("#") else { return nil }
+        let end = remaining.firstIndex(where: ControlText.isSpace) ?? remaining.endIndex
+        defer { remaining = remaining[end...] }
+        return remaining[..<end]
+    }
+}

@@ -1,0 +1,62 @@
+import SuperviseSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the supervisor does with a signal sent to it.
+public enum SignalAction: String, Sendable {
+    /// Move every child to the background, as `background all`.
+    case background
+    /// Bring every child to the foreground, as `foreground all`.
+    case foreground
+    /// Terminate every child gracefully, as `terminate all`; a second terminating signal kills.
+    case terminate
+    /// Send the signal on to every process of every child's tree, as tini does.
+    case forward
+    /// Log it and carry on: nothing stops or kills the supervisor behind its children's back.
+    case ignore
+}
+
+/// The action for every signal that can be sent to the supervisor from outside, in one table
+/// (docs/cli.md, "Signals"), so that a run can remap it.
+///
+/// Left out: SIGCHLD (the supervisor reaps on it), SIGPIPE (ignored: a write to a closed pipe
+/// fails with EPIPE instead), SIGKILL and SIGSTOP (they can't be caught), the fault signals the
+/// supervisor's own code would raise (SEGV, BUS, ILL, FPE, TRAP, SYS), and the two real-time
+/// signals the C library keeps for itself.
+public struct SignalTable: Sendable {
+    private let actions: [Int32: SignalAction]
+
+    init(_ actions: [Int32: SignalAction]) {
+        self.actions = actions
+    }
+
+    /// The table a run starts with.
+    public static let standard: SignalTable = {
+        var actions: [Int32: SignalAction] = [
+            SIGUSR1: .background, SIGUSR2: .foreground,
+            SIGTERM: .terminate, SIGINT: .terminate, SIGHUP: .terminate,
+            // Stopping the supervisor would stop its clock: windows, limits and graces would
+            // pass unjudged. Park a child with `background`, not by stopping supervise.
+            SIGTSTP: .ignore, SIGTTIN: .ignore, SIGTTOU: .ignore,
+            // The supervisor is continued by the kernel whatever it does; its children are not
+            // (a suspended child stays suspended).
+            SIGCONT: .ignore,
+            // Resource limits of the supervisor itself, not of its children.
+            SIGXCPU: .ignore, SIGXFSZ: .ignore,
+        ]
+        for signal in [SIGQUIT, SIGABRT, SIGALRM, SIGVTALRM, SIGPROF, SIGPWR, SIGWINCH, SIGURG, SIGPOLL, SIGSTKFLT] {
+            actions[signal] = .forward
+        }
+        for signal in SignalName.realTimeSignals { actions[signal] = .forward }
+        return SignalTable(actions)
+    }()
+
+    /// Every signal the table has an action for, in increasing order.
+    public var signals: [Int32] { actions.keys.sorted() }
+
+    /// The action for `signal`, or `nil` when the supervisor does not take it.
+    public func action(for signal: Int32) -> SignalAction? {
+        actions[signal]
+    }
+}

@@ -1,0 +1,144 @@
+import SuperviseConfig
+import SuperviseLifecycle
+import SuperviseSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Supervisor {
+    /// Runs buffered stdin commands until one holds the reader or none is left.
+    ///
+    /// Called only between inputs, once the last one's actions are all carried out (never from
+    /// inside a child's decision): a command run while a decision's `freeze` was still to come
+    /// once left a child frozen while its state read `active`.
+    ///
+    /// Each command is taken at the time it runs: the one before may have taken a while.
+    func runCommands() {
+        guard let commands else { return }
+        releaseHold(at: MonotonicClock.now())
+        while !children.allSatisfy(\.isDone), let line = commands.nextLine() {
+            if line.isTooLong {
+                refuse(line.number, line.text + "…", "ignored: the line is over \(CommandReader.maxLineLength) bytes; "
+                    + "keep a command under \(CommandReader.maxLineLength / 1024) KiB")
+            } else {
+                execute(line.text, line: line.number, at: MonotonicClock.now())
+            }
+            releaseHold(at: MonotonicClock.now())
+        }
+    }
+
+    private func execute(_ text: String, line: Int, at now: Instant) {
+        let command: ControlCommand
+        do {
+            guard let parsed = try ControlParser.parse(text) else { return }
+            command = parsed
+        } catch {
+            return logger.error("stdin line \(line): \(error.message)")
+        }
+        switch command {
+        case .background(let target): apply(.background, to: target, line, text)
+        case .foreground(let target): apply(.foreground, to: target, line, text)
+        case .terminate(let target):
+            guard let targets = resolve(target, line, text) else { return }
+            for child in targets { child.cancelRestart(at: MonotonicClock.now()) }
+            apply(.terminate(escalate: false), to: target, line, text)
+        case .event(let target, let kind, let eventText):
+            apply(.event(kind: kind, text: eventText), to: target, line, text)
+        case .status:
+            for child in children { child.lookForOutsideChange(at: now) }
+            printStatus()
+        case .wait(let state, let target, let timeout):
+            guard let targets = resolve(target, line, text) else { return }
+            for child in targets { child.lookForOutsideChange(at: now) }
+            commands?.hold = .wait(state: state, target: target, deadline: now + timeout, line: line, text: text)
+        case .sleep(let duration):
+            commands?.hold = .sleep(until: now + duration)
+        }
+    }
+
+    /// Feeds `input` to each child the command names, each at the time it is handled: with
+    /// many children the last are reached well after the first (a grace must start then).
+    private func apply(_ input: LifecycleInput, to target: ControlTarget, _ line: Int, _ text: String) {
+        guard let targets = resolve(target, line, text) else { return }
+        for child in targets {
+            for reason in child.handle(input, at: MonotonicClock.now()) {
+                refuse(line, text, "\(child.name): \(reason)")
+            }
+        }
+    }
+
+    /// The children a command names, or `nil` after printing why none could be.
+    private func resolve(_ target: ControlTarget, _ line: Int, _ text: String) -> [SupervisedChild]? {
+        switch target {
+        case .all:
+            return children
+        case .unnamed:
+            if children.count == 1 { return children }
+            refuse(line, text, "name a child or 'all' (children: \(children.map(\.name).joined(separator: ", ")))")
+            return nil
+        case .named(let name):
+            if let child = children.first(where: { $0.name == name }) { return [child] }
+            refuse(line, text, "no child named '\(ControlText.excerpt(name))' (children: \(children.map(\.name).joined(separator: ", ")))")
+            return nil
+        }
+    }
+
+    private func refuse(_ line: Int, _ text: String, _ reason: String) {
+        logger.error("stdin line \(line): '\(ControlText.excerpt(text))': \(reason)")
+    }
+
+    /// Ends a `sleep` whose time is up, or a `wait` that is satisfied, timed out or can't be satisfied.
+    private func releaseHold(at now: Instant) {
+        guard let commands, let hold = commands.hold else { return }
+        switch hold {
+        case .sleep(let until):
+            if until <= now { commands.hold = nil }
+        case .wait(let state, let target, let deadline, let line, let text):
+            let targets: [SupervisedChild] = switch target {
+            case .all: children
+            case .unnamed: children
+            case .named(let name): children.filter { $0.name == name }
+            }
+            // A wait looks when it starts and when its time is up: cgroup v1 tells nothing.
+            if deadline <= now {
+                for child in targets { child.lookForOutsideChange(at: now) }
+            }
+            if targets.allSatisfy({ $0.state == state }) {
+                commands.hold = nil
+            } else if let stuck = targets.first(where: { $0.isDone && $0.state != state }) {
+                commands.hold = nil
+                outcome.waitFailed = true
+                refuse(line, text, "\(stuck.name) has exited and can't become \(state.rawValue)")
+            } else if deadline <= now {
+                commands.hold = nil
+                outcome.waitFailed = true
+                let late = targets.filter { $0.state != state }.map { "\($0.name) is \($0.state.rawValue)" }
+                refuse(line, text, "timed out: " + late.joined(separator: ", "))
+            }
+        }
+    }
+
+    /// One JSON line per child on stdout.
+    private func printStatus() {
+        var out = ""
+        for child in children {
+            statusJSON(child).write(into: &out)
+            out += "\n"
+        }
+        writeAll(1, out)
+    }
+
+    func statusJSON(_ child: SupervisedChild) -> JSONValue {
+        .object([
+            ("name", .string(child.name)),
+            ("pid", child.pid > 0 ? .int(Int64(child.pid)) : .null),
+            ("state", .string(child.state.rawValue)),
+            ("aware", .bool(child.lifecycle.aware)),
+            ("freezer", .string(child.unit.kind.rawValue)),
+            ("cgroup", .string(child.unit.cgroupPath)),
+            ("tasks", .array(child.lifecycle.openTasks.map {
+                .object([("id", .string($0.id.rawValue)), ("name", .string($0.name))])
+            })),
+        ])
+    }
+}

@@ -1,0 +1,151 @@
+import SuperviseConfig
+import SuperviseLifecycle
+import SuperviseSystem
+import SuperviseProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Supervisor {
+    /// Makes the child's freezer unit and pipes, spawns it, and sends the launch events.
+    func launch(_ spec: ChildSpec) {
+        let now = MonotonicClock.now()
+        let unit: any FreezerUnit
+        do {
+            unit = try freezers[spec.freezer]!.makeUnit(for: spec.name)
+        } catch {
+            logger.error("\(spec.name): \(error.message)")
+            outcome.supervisorFailed = true
+            return
+        }
+        let child = SupervisedChild(spec: spec, unit: unit, loop: loop, origin: origin, logger: logger)
+        child.onViolation = { [unowned self] _, violation in
+            if violation.action == .killed { self.outcome.violationKill = true }
+        }
+        children.append(child)
+        start(child, at: now)
+    }
+
+    /// Spawns one run of `child` into its freezer unit, with fresh pipes, and sends the launch events.
+    func start(_ child: SupervisedChild, at now: Instant) {
+        let spec = child.spec
+        child.beginNextRun()
+        do throws(SupervisorError) {
+            let output = options.prefixOutput && specs.count > 1
+                ? try OutputForwarder(name: spec.name, width: OutputPrefixer.width(for: specs.map(\.name)), loop: loop)
+                : nil
+            let channels = try ProtocolChannels()
+            let request = SpawnRequest(
+                arguments: spec.command,
+                environment: environment(for: spec),
+                workingDirectory: spec.workingDirectory,
+                stdin: options.control == .stdin ? devNull : 0,
+                stdout: output?.childEnds.stdout ?? 1,
+                stderr: output?.childEnds.stderr ?? 2,
+                eventsFD: channels.eventsRead,
+                requestsFD: channels.requestsWrite,
+                cgroupProcsFD: child.unit.placementFD,
+                cgroupDirectoryFD: child.unit.placementDirectoryFD,
+                takeTerminal: options.control == .none && isatty(0) == 1,
+                pidVariable: "SUPERVISE_PID",
+                openFilesLimit: openFilesLimit)
+            let pid: Int32
+            do throws(SupervisorError) {
+                pid = try Spawner.spawn(request)
+            } catch {
+                channels.closeChildEnds()
+                channels.closeSupervisorEnds()
+                output?.start()
+                output?.finish()
+                throw error
+            }
+            channels.closeChildEnds()
+            output?.start()
+            child.output = output
+            child.unit.attach(pid: pid)
+            started(child, pid: pid, channels: channels, at: now)
+        } catch {
+            logger.error("\(error.message)")
+            child.recordSpawnFailure(error, at: now)
+            let status: Int32 = if case .spawn(let status) = error.code { status } else { 126 }
+            child.handle(.exited(ChildTermination.exited(status), treeEmpty: true), at: now)
+            outcome.childStatuses.append(status)
+        }
+    }
+
+    private func started(_ child: SupervisedChild, pid: Int32, channels: ProtocolChannels, at now: Instant) {
+        let writer = EventWriter(fd: channels.eventsWrite, maxOpenTasks: child.spec.settings.maxOpenTasks)
+        let reader = RequestReader(fd: channels.requestsRead, buffer: readBuffer)
+        child.started(pid: pid, writer: writer, reader: reader, at: now)
+        childrenByPID[pid] = child
+        loop.add(reader.fd) { [unowned child] _ in
+            child.readRequests(upTo: 64 * 1024, at: MonotonicClock.now())
+        }
+        loop.add(writer.fd, events: 0) { [unowned writer] _ in writer.flush() }
+        writer.onBacklogChange = { [unowned self, unowned child, unowned writer, unowned reader] change in
+            switch change {
+            case .formed:
+                self.loop.modify(writer.fd, events: EventLoop.writable)
+            case .full:
+                self.loop.modify(reader.fd, events: 0)
+                let text = "over \(writer.fullAt) bytes of events unread: not reading requests until the child reads them"
+                child.record(.note, text, at: MonotonicClock.now())
+                child.logger.notice("\(text)")
+            case .drained:
+                self.loop.modify(writer.fd, events: 0)
+                self.loop.modify(reader.fd, events: EventLoop.readable)
+            }
+        }
+        if let notification = child.unit.notificationFD, !watchedNotifications.contains(notification) {
+            // Units of one freezer may share a descriptor: a wake-up re-checks every child on it.
+            watchedNotifications.insert(notification)
+            loop.add(notification) { [unowned self, unowned child] _ in
+                child.unit.drainNotification()
+                let now = MonotonicClock.now()
+                for other in self.children where other.unit.notificationFD == notification {
+                    other.freezerNotified(at: now)
+                }
+            }
+        }
+        logger.info("\(child.name): started pid \(pid) (\(child.unit.kind.rawValue))")
+        child.handle(.launched, at: now)
+    }
+
+    /// The inherited environment, the child's own additions, and the protocol's variables.
+    private func environment(for spec: ChildSpec) -> [String] {
+        var variables: [String] = []
+        var index = 0
+        while let entry = environ[index] {
+            let text = String(cString: entry)
+            index += 1
+            if text.hasPrefix("SUPERVISE_") { continue }
+            if let equals = text.firstIndex(of: "="), spec.environment[String(text[..<equals])] != nil { continue }
+            variables.append(text)
+        }
+        for (key, value) in spec.environment.sorted(by: { $0.key < $1.key }) {
+            variables.append("\(key)=\(value)")
+        }
+        variables.append("SUPERVISE_PROTOCOL=\(protocolVersion)")
+        variables.append("SUPERVISE_EVENTS_FD=3")
+        variables.append("SUPERVISE_REQUESTS_FD=4")
+        variables.append("SUPERVISE_NAME=\(spec.name)")
+        return variables
+    }
+}
+
+extension SupervisedChild {
+    /// The freezer's notification fd fired: re-check whatever waits on it, or whether a
+    /// suspended child was thawed by someone else.
+    func freezerNotified(at now: Instant) {
+        switch state {
+        case .suspending:
+            checkFrozen(at: now)
+        case .suspended:
+            lookForOutsideChange(at: now)
+        case .exited where !isFinished:
+            if unit.isEmpty() { handle(.treeEmptied, at: now) }
+        default:
+            break
+        }
+    }
+}

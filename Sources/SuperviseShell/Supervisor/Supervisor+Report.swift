@@ -1,0 +1,99 @@
+import SuperviseConfig
+import SuperviseLifecycle
+import SuperviseSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Supervisor {
+    /// Writes the JSON report to `--report`, if asked: whole or not at all (``ReportFile``).
+    func writeReport() {
+        guard let path = options.reportPath else { return }
+        var text = ""
+        reportJSON().write(into: &text)
+        text += "\n"
+        if case .failure(let error) = ReportFile.write(text, to: path) {
+            logger.error("cannot write the report to \(path): \(error.sentenceText); check the directory exists and is writable")
+        }
+    }
+
+    func reportJSON() -> JSONValue {
+        let first = specs.first ?? ChildSpec(name: "", command: [])
+        return .object([
+            ("version", .int(2)),
+            ("settings", settingsJSON(first.settings, freezer: first.freezer)),
+            ("exit_status", .int(Int64(outcome.exitStatus(violationStatus: options.violationStatus)))),
+            ("children", .array(children.map(childReport))),
+        ])
+    }
+
+    /// One child's timing rules in milliseconds (the top-level `settings` are the first child's).
+    private func settingsJSON(_ settings: LifecycleSettings, freezer: FreezerChoice) -> JSONValue {
+        .object([
+            ("window_ms", .int(settings.window.wholeMilliseconds)),
+            ("limit_ms", .int(settings.limit.wholeMilliseconds)),
+            ("expiry_warning_ms", .int(settings.expiryWarning.wholeMilliseconds)),
+            ("grace_ms", .int(settings.grace.wholeMilliseconds)),
+            ("freeze_timeout_ms", .int(settings.freezeTimeout.wholeMilliseconds)),
+            ("on_window_overrun", .string(settings.onWindowOverrun.rawValue)),
+            ("launch", .string(settings.launch.rawValue)),
+            ("freezer", .string(freezer.rawValue)),
+            ("stop_signal", .int(Int64(settings.stopSignal))),
+            ("max_tasks", .int(Int64(settings.maxOpenTasks))),
+        ])
+    }
+
+    private func childReport(_ child: SupervisedChild) -> JSONValue {
+        let lifecycle = child.lifecycle
+        let runs = child.runs
+        func ms(_ instant: Instant?) -> JSONValue { .double(instant?.milliseconds(since: origin)) }
+        func exitJSON(_ exit: ExitRecord?) -> JSONValue {
+            guard let exit else { return .null }
+            return .object([
+                ("status", .int(Int64(exit.termination.shellStatus))),
+                ("by", .string(exit.by.rawValue)),
+                ("in_time", exit.inTime.map(JSONValue.bool) ?? .null),
+                ("at_ms", ms(exit.at)),
+                ("description", .string(child.spawnFailure?.message ?? exit.termination.summary)),
+            ])
+        }
+        return .object([
+            ("name", .string(child.name)),
+            ("command", .array(child.spec.command.map(JSONValue.string))),
+            ("pid", child.pid > 0 ? .int(Int64(child.pid)) : .null),
+            ("freezer", .string(child.unit.kind.rawValue)),
+            ("cgroup", .string(child.unit.cgroupPath)),
+            ("settings", settingsJSON(child.spec.settings, freezer: child.spec.freezer)),
+            ("aware", .bool(lifecycle.aware)),
+            ("state", .string(lifecycle.state.rawValue)),
+            ("timeline", .array(child.timeline.entries.map { entry in
+                .object([("t_ms", .double(entry.milliseconds)), ("kind", .string(entry.kind.rawValue)),
+                         ("text", .string(entry.text))])
+            })),
+            ("messages_dropped", .int(Int64(child.timeline.messagesDropped))),
+            ("lifecycle_entries_dropped", .int(Int64(child.timeline.lifecycleEntriesDropped))),
+            ("errors_dropped", .int(Int64(child.errorsDropped))),
+            ("tasks", .array(runs.flatMap(\.taskHistory).map { task in
+                .object([("id", .string(task.id.rawValue)), ("name", .string(task.name)),
+                         ("begin_ms", ms(task.begin)), ("end_ms", ms(task.end)),
+                         ("expire_ms", ms(task.expire)), ("refused", .bool(task.refused))])
+            })),
+            ("tasks_not_recorded", .int(Int64(runs.map(\.tasksNotRecorded).reduce(0, +)))),
+            ("violations", .array(runs.flatMap(\.violations).map { violation in
+                .object([("kind", .string(violation.kind.rawValue)), ("at_ms", ms(violation.at)),
+                         ("action", .string(violation.action.rawValue)),
+                         ("tasks", .array(violation.tasks.map {
+                             .object([("id", .string($0.id.rawValue)), ("name", .string($0.name))])
+                         }))])
+            })),
+            ("violations_not_recorded", .int(Int64(runs.map(\.violationRecords.omitted).reduce(0, +)))),
+            ("snapshots", .array(child.snapshots.elements.map { snapshot in
+                .object([("t_ms", .double(snapshot.milliseconds)), ("rss_kb", .int(Int64(snapshot.usage.rssKB))),
+                         ("cpu_ms", .double(snapshot.usage.cpuMS))])
+            })),
+            ("snapshots_not_recorded", .int(Int64(child.snapshots.omitted))),
+            ("exit", exitJSON(lifecycle.exit)),
+            ("runs", .array(runs.map { .object([("exit", exitJSON($0.exit))]) })),
+        ])
+    }
+}

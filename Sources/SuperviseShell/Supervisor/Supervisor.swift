@@ -1,0 +1,132 @@
+import SuperviseConfig
+import SuperviseLifecycle
+import SuperviseSystem
+import _SuperviseCShims
+import Logging
+import SuperviseProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs children through their lifecycles: one event loop over signals, stdin commands,
+/// each child's pipes, freezer notifications and timers.
+public final class Supervisor {
+    let specs: [ChildSpec]
+    let options: SupervisorOptions
+    let logger: Logger
+    let origin = MonotonicClock.now()
+    let loop: EventLoop
+    let signals: SignalReceiver
+    var children: [SupervisedChild] = []
+    var freezers: [FreezerChoice: any Freezer] = [:]
+    var commands: CommandReader?
+    var outcome = RunOutcome()
+    var terminationSignals = 0
+    var openFilesLimit: (soft: UInt64, hard: UInt64)?
+    var devNull: Int32 = -1
+    var childrenByPID: [Int32: SupervisedChild] = [:]
+    var watchedNotifications: Set<Int32> = []
+    let readBuffer = ReadBuffer()
+
+    /// Prepares the loop and the signals; nothing is launched yet.
+    public init(children: [ChildSpec], options: SupervisorOptions, logger: Logger) throws(SupervisorError) {
+        self.specs = children
+        self.options = options
+        self.logger = logger
+        self.signals = try SignalReceiver(taking: options.signalTable.signals + [SIGCHLD])
+        self.loop = try EventLoop()
+    }
+
+    /// Runs until every child has exited; returns the exit status.
+    public func run() -> Int32 {
+        defer { cleanUp() }
+        do {
+            try prepareFreezers()
+        } catch {
+            logger.error("\(error.message)")
+            return options.freezerUnavailableStatus
+        }
+        openFilesLimit = OpenFilesLimit.raise()
+        _supervise_become_subreaper()
+        loop.afterEachHandler = { [unowned self] in self.runCommands() }
+        loop.add(signals.fd) { [unowned self] _ in self.handleSignals() }
+        if options.control == .stdin {
+            devNull = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            let reader = CommandReader(fd: 0)
+            reader.attach(to: loop) { reader.readAvailable() }
+            commands = reader
+        }
+        for spec in specs { launch(spec) }
+        runLoop()
+        writeReport()
+        return outcome.exitStatus(violationStatus: options.violationStatus)
+    }
+
+    private func runLoop() {
+        while true {
+            let now = MonotonicClock.now()
+            for child in children where child.isFinished && !child.wrappedUp {
+                finishRun(of: child, at: now)
+            }
+            if children.allSatisfy(\.isDone) {
+                // A `wait` still holding fails now (123); no further command runs.
+                runCommands()
+                break
+            }
+            if let commands, commands.needsDirectRead {
+                commands.readAvailable()
+                runCommands()
+            }
+            loop.wait(until: nextDeadline(), pollOnly: commands?.needsDirectRead ?? false)
+            // Exits the kernel already has are taken before any timer is judged, as a child's
+            // requests are: a command that ran long (terminate all, with many children) must not
+            // turn children that died of its stop signal into children killed at the grace's end.
+            reap()
+            for child in children {
+                // Each child at the time it is reached: the ones before may have taken a while.
+                let now = MonotonicClock.now()
+                if let restart = child.restartAt, restart <= now { start(child, at: now) }
+                if let deadline = child.nextDeadline, deadline <= now { child.tick(at: MonotonicClock.now()) }
+            }
+            runCommands()
+        }
+    }
+
+    private func nextDeadline() -> Instant? {
+        var earliest = commands?.holdDeadline
+        for child in children {
+            guard let deadline = child.nextDeadline else { continue }
+            earliest = min(deadline, earliest ?? deadline)
+        }
+        return earliest
+    }
+
+    /// A run of `child` is over: close its pipes, flush its output, and restart it if its policy says so.
+    private func finishRun(of child: SupervisedChild, at now: Instant) {
+        child.wrapUp()
+        guard let exit = child.lifecycle.exit, terminationSignals == 0 else { return }
+        let restart = child.spec.restart.shouldRestart(status: exit.termination.shellStatus,
+                                               killedForViolation: exit.by == .violation,
+                                               stoppedBySupervisor: exit.by == .terminate || exit.by == .kill)
+        if restart && child.spawnFailure == nil { child.scheduleRestart(at: now) }
+    }
+
+    // MARK: - Freezers
+
+    private func prepareFreezers() throws(SupervisorError) {
+        let adoption = OrphanAdoption(adopter: getpid(), soleChild: specs.count == 1)
+        for choice in Set(specs.map(\.freezer)) where freezers[choice] == nil {
+            let (freezer, notes) = try FreezerSelection.make(choice, adoption: adoption)
+            for note in notes { logger.info("\(note)") }
+            freezers[choice] = freezer
+        }
+    }
+
+    // MARK: - Cleaning up
+
+    private func cleanUp() {
+        for child in children { child.unit.remove() }
+        for freezer in freezers.values { freezer.removeAll() }
+        if devNull >= 0 { close(devNull) }
+    }
+}

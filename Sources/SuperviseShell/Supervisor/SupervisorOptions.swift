@@ -1,0 +1,28 @@
+import SuperviseConfig
+import SuperviseLifecycle
+import SuperviseSystem
+/// Where control commands come from.
+public enum ControlSource: String, Sendable, CaseIterable {
+    /// Commands on standard input; children get /dev/null as theirs.
+    case stdin
+    /// No commands; children keep the supervisor's standard input.
+    case none
+}
+
+/// How one run of the supervisor behaves, beyond each child's own settings.
+public struct SupervisorOptions: Sendable {
+    public var control: ControlSource = .stdin
+    /// Where to write the JSON report when the run ends.
+    public var reportPath: String?
+    /// The exit status when a child was killed for a violation.
+    public var violationStatus: Int32 = 124
+    /// Prefix each child's output lines with its name (when there is more than one child).
+    public var prefixOutput = true
+    /// The exit status when a freezer the children ask for can't be used: 125 when it was asked
+    /// for on the command line, 2 when a config file named it (a config error).
+    public var freezerUnavailableStatus: Int32 = 125
+    /// What each signal sent to the supervisor does.
+    public var signalTable: SignalTable = .standard
+
+    public init() {}
+}

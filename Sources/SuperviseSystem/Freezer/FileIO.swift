@@ -1,0 +1,102 @@
+#if os(Linux)
+import Glibc
+import SystemPackage
+
+/// The few file-system calls the freezers make, retried on EINTR and returning `Errno`.
+enum FileIO {
+    /// Opens `path` with `flags` (O_CLOEXEC is always added).
+    static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) -> Result<Int32, Errno> {
+        retrying { Glibc.open(path, flags | O_CLOEXEC, mode) }
+    }
+
+    /// Reads all of `fd` from offset 0 (cgroup and proc files are small).
+    static func readAll(_ fd: Int32) -> Result<String, Errno> {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let offset = off_t(bytes.count)
+            let result = chunk.withUnsafeMutableBytes { buffer in
+                retrying { pread(fd, buffer.baseAddress, buffer.count, offset) }
+            }
+            switch result {
+            case .failure(let error): return .failure(error)
+            case .success(0): return .success(String(decoding: bytes, as: UTF8.self))
+            case .success(let count): bytes += chunk[0..<count]
+            }
+        }
+    }
+
+    /// Reads the whole file at `path`.
+    static func readFile(_ path: String) -> Result<String, Errno> {
+        open(path, O_RDONLY).flatMap { fd in
+            defer { close(fd) }
+            return readAll(fd)
+        }
+    }
+
+    /// Writes `text` at offset 0 of `fd`, in one call as cgroup files require.
+    static func write(_ text: String, to fd: Int32) -> Result<Void, Errno> {
+        var text = text
+        return text.withUTF8 { bytes in
+            retrying { pwrite(fd, bytes.baseAddress, bytes.count, 0) }.map { _ in () }
+        }
+    }
+
+    /// Writes `text` to the file at `path`.
+    static func write(_ text: String, toFile path: String) -> Result<Void, Errno> {
+        open(path, O_WRONLY).flatMap { fd in
+            defer { close(fd) }
+            return write(text, to: fd)
+        }
+    }
+
+    static func makeDirectory(_ path: String) -> Result<Void, Errno> {
+        retrying { mkdir(path, 0o755) }.map { _ in () }
+    }
+
+    static func removeDirectory(_ path: String) -> Result<Void, Errno> {
+        retrying { rmdir(path) }.map { _ in () }
+    }
+
+    static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
+    /// The names of the entries of directory `path` for which `include` holds, or `[]` if it can't be read.
+    static func entries(of path: String, where include: (_ name: String, _ isDirectory: Bool) -> Bool) -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            guard name != ".", name != ".." else { continue }
+            if include(name, entry.pointee.d_type == UInt8(DT_DIR)) { names.append(name) }
+        }
+        return names
+    }
+
+    /// The subdirectories of `path`.
+    static func subdirectories(of path: String) -> [String] {
+        entries(of: path) { _, isDirectory in isDirectory }
+    }
+
+    /// Calls `body` until it does not fail with EINTR.
+    static func retrying<T: BinaryInteger>(_ body: () -> T) -> Result<T, Errno> {
+        while true {
+            let result = body()
+            if result != -1 { return .success(result) }
+            if errno != EINTR { return .failure(Errno(rawValue: errno)) }
+        }
+    }
+}
+
+extension Errno {
+    /// The strerror text starting lower case, to read inside a sentence ("permission denied").
+    public var sentenceText: String {
+        let text = String(cString: strerror(rawValue))
+        return text.prefix(1).lowercased() + text.dropFirst()
+    }
+}
+#endif

@@ -1,0 +1,96 @@
+import SuperviseLifecycle
+#if os(Linux)
+import Glibc
+
+/// Freezes each child's process tree with SIGSTOP, process by process. Needs no privilege;
+/// the tree is followed by parent links in `/proc`, and each stopped process's parent sees it stop.
+///
+/// The freezer owns the scans of `/proc` its units share: each scan sorts every unit's
+/// members at once (``ChildTrees``), and one verification scan serves every unit checked
+/// in the same moment.
+public final class SignalStopFreezer: Freezer {
+    public let kind = FreezerKind.sigstop
+    /// Where orphans go; `nil` when nothing is a subreaper for the children (tests).
+    let adoption: OrphanAdoption?
+    private var units: [SignalStopUnit] = []
+    /// The last scan, when it finished and how long it took.
+    private var lastScan: (table: ProcessTable, finished: ContinuousClock.Instant, took: Duration)?
+
+    init(adoption: OrphanAdoption?) {
+        self.adoption = adoption
+    }
+
+    public func makeUnit(for childName: String) throws(SupervisorError) -> any FreezerUnit {
+        let unit = SignalStopUnit(childName: childName, freezer: self)
+        units.append(unit)
+        return unit
+    }
+
+    /// Removes every unit, then kills what is left below the supervisor: orphans no child claimed.
+    public func removeAll() {
+        for unit in units { unit.remove() }
+        units.removeAll()
+        guard let adoption else { return }
+        signalUntilClosed(SIGKILL) { table in
+            let table = table ?? ProcessTable.scan()
+            return table.trees(from: table.children(of: adoption.adopter))
+        }
+    }
+
+    /// Scans `/proc` and sorts every unit's members from it.
+    @discardableResult
+    func rescan() -> ProcessTable {
+        let started = ContinuousClock.now
+        let table = ProcessTable.scan()
+        lastScan = (table, .now, started.duration(to: .now))
+        let known = units.map { ChildTrees.Known(name: $0.childName, main: $0.main, members: $0.members) }
+        let trees = ChildTrees.sort(known, in: table, adoption: adoption, nameOf: ProcFS.supervisedName)
+        for (unit, tree) in zip(units, trees) { unit.members = tree }
+        return table
+    }
+
+    /// The last scan while it is younger than it took to make (2 ms at least), else a new one:
+    /// looking at every suspended child in one moment (`status`) then costs a few scans, not one each.
+    @discardableResult
+    func recentTable() -> ProcessTable {
+        if let (table, finished, took) = lastScan, finished.duration(to: .now) < max(took, .milliseconds(2)) { return table }
+        return rescan()
+    }
+
+    /// Sends `signal` to each process `members` finds, starting from the last scan's members and
+    /// scanning again after each round until no new one turns up (a member may have forked since
+    /// the last scan, or between a scan and its signal), for at most
+    /// `maxSignalRounds` rounds: a tree that keeps forking after a signal it ignores must not
+    /// hold the supervisor. A process with SIGKILL pending can't fork, so a kill closes sooner.
+    /// `members` gets the scan of the round before (`nil` in the first round).
+    func signalUntilClosed(_ signal: Int32, _ members: (ProcessTable?) -> Set<ProcessIdentity>) {
+        var signalled: Set<ProcessIdentity> = []
+        var table: ProcessTable?
+        for _ in 0..<Self.maxSignalRounds {
+            let fresh = members(table).subtracting(signalled)
+            guard !fresh.isEmpty else { return }
+            for process in fresh { ProcFS.signal(process, signal) }
+            signalled.formUnion(fresh)
+            table = rescan()
+        }
+    }
+
+    private static let maxSignalRounds = 8
+
+    /// Answers whether `asker`'s freeze is verified, and with the same scan every other unit's.
+    ///
+    /// The asker re-reads the processes it stopped (cheap); only when all are halted does a
+    /// full scan, started after that look, confirm it: frozen when the scan finds no member it
+    /// has not stopped (a stopped process can't fork). Every other unit waiting for its freeze
+    /// re-reads its own before that scan and takes its answer from it, so one scan serves all
+    /// the units checked in the same moment. Members found new are stopped.
+    func verifyFreeze(of asker: SignalStopUnit) {
+        guard asker.stoppedAreHalted() else { return asker.conclude(haltedBeforeScan: false) }
+        let others = units.filter { $0 !== asker && $0.awaitsVerification }
+        let halted = others.map { $0.stoppedAreHalted() }
+        rescan()
+        asker.conclude(haltedBeforeScan: true)
+        for (unit, halted) in zip(others, halted) { unit.conclude(haltedBeforeScan: halted) }
+    }
+}
+#endif

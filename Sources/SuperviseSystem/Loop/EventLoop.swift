@@ -1,0 +1,101 @@
+import SuperviseLifecycle
+import _SuperviseCShims
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One epoll set and one timerfd: every descriptor the supervisor waits on, and its next deadline.
+///
+/// The loop makes no system call while nothing happens: it blocks in `epoll_wait`
+/// with no timeout, and the timerfd is re-armed only when the earliest deadline changes.
+public final class EventLoop {
+    public typealias Handler = (_ events: UInt32) -> Void
+
+    private let epollFD: Int32
+    private let timerFD: Int32
+    private var handlers: [Int32: (generation: UInt32, handler: Handler)] = [:]
+    private var generation: UInt32 = 0
+    private var armedDeadline: Instant?
+    private var ready = [_supervise_ready_event](repeating: _supervise_ready_event(), count: 64)
+
+    /// Runs after each handler returns: the supervisor takes held commands between inputs,
+    /// never in the middle of one.
+    public var afterEachHandler: () -> Void = {}
+
+    public static let readable = UInt32(EPOLLIN.rawValue)
+    public static let writable = UInt32(EPOLLOUT.rawValue)
+
+    public init() throws(SupervisorError) {
+        epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
+        timerFD = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+        guard epollFD >= 0, timerFD >= 0 else {
+            throw SupervisorError(.system, "cannot create the event loop: \(describeErrno(errno))", errno: errno)
+        }
+        _ = _supervise_epoll_ctl(epollFD, EPOLL_CTL_ADD, timerFD, Self.readable, UInt64(UInt32(bitPattern: timerFD)))
+    }
+
+    deinit {
+        close(timerFD)
+        close(epollFD)
+    }
+
+    /// Waits on `fd` for `events`; returns `false` when the fd can't be polled (a regular file, /dev/null).
+    @discardableResult
+    public func add(_ fd: Int32, events: UInt32 = EventLoop.readable, _ handler: @escaping Handler) -> Bool {
+        generation &+= 1
+        guard _supervise_epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, events, token(fd, generation)) == 0 else {
+            return false
+        }
+        handlers[fd] = (generation, handler)
+        return true
+    }
+
+    /// Changes the events `fd` is waited for (0 to pause it).
+    public func modify(_ fd: Int32, events: UInt32) {
+        guard let entry = handlers[fd] else { return }
+        _ = _supervise_epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, events, token(fd, entry.generation))
+    }
+
+    /// Stops waiting on `fd` (call before closing it).
+    public func remove(_ fd: Int32) {
+        guard handlers.removeValue(forKey: fd) != nil else { return }
+        _ = _supervise_epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, 0, 0)
+    }
+
+    /// Blocks until a descriptor is ready or `deadline` passes, then runs the ready handlers.
+    /// With `pollOnly`, collects only what is ready now and does not block.
+    public func wait(until deadline: Instant?, pollOnly: Bool = false) {
+        arm(deadline)
+        let count = retryingOnInterrupt { _supervise_epoll_wait(epollFD, &ready, Int32(ready.count), pollOnly ? 0 : -1) }
+        guard count > 0 else { return }
+        for index in 0..<Int(count) {
+            let event = ready[index]
+            let fd = Int32(bitPattern: UInt32(truncatingIfNeeded: event.token))
+            if fd == timerFD {
+                var expirations: UInt64 = 0
+                _ = read(timerFD, &expirations, 8)
+                armedDeadline = nil
+                continue
+            }
+            guard let entry = handlers[fd], entry.generation == UInt32(truncatingIfNeeded: event.token >> 32) else { continue }
+            entry.handler(event.events)
+            afterEachHandler()
+        }
+    }
+
+    private func arm(_ deadline: Instant?) {
+        guard deadline != armedDeadline else { return }
+        armedDeadline = deadline
+        var spec = itimerspec()
+        if let deadline {
+            // An absolute time of zero would disarm the timer: never ask for less than 1 ns.
+            let ns = max(deadline.nanoseconds, 1)
+            spec.it_value = timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000))
+        }
+        _ = timerfd_settime(timerFD, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+    }
+
+    private func token(_ fd: Int32, _ generation: UInt32) -> UInt64 {
+        UInt64(generation) << 32 | UInt64(UInt32(bitPattern: fd))
+    }
+}

@@ -1,0 +1,40 @@
+import Glibc
+import Testing
+@testable import SuperviseConfig
+@testable import SuperviseLifecycle
+@testable import SuperviseSystem
+
+/// Every signal that can be sent to the supervisor has a deliberate action.
+@Suite struct SignalTableTests {
+    /// What the table leaves out on purpose (see `SignalTable`): reaping, SIGPIPE, the uncatchable
+    /// signals, the supervisor's own faults, and the C library's reserved real-time signals.
+    static let leftOut: Set<Int32> = [SIGCHLD, SIGPIPE, SIGKILL, SIGSTOP, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS, 32, 33]
+
+    @Test func everySignalHasAnActionOrIsLeftOutOnPurpose() {
+        for signal in Int32(1)...64 where !Self.leftOut.contains(signal) {
+            #expect(SignalTable.standard.action(for: signal) != nil, "\(SignalName.describe(signal)) has no action")
+        }
+        for signal in Self.leftOut {
+            #expect(SignalTable.standard.action(for: signal) == nil, "\(SignalName.describe(signal)) must stay out")
+        }
+    }
+
+    @Test func controlSignalsKeepTheirDocumentedActions() {
+        let table = SignalTable.standard
+        #expect(table.action(for: SIGUSR1) == .background)
+        #expect(table.action(for: SIGUSR2) == .foreground)
+        #expect([SIGTERM, SIGINT, SIGHUP].map(table.action) == [.terminate, .terminate, .terminate])
+        #expect([SIGTSTP, SIGTTIN, SIGTTOU, SIGCONT].map(table.action) == [.ignore, .ignore, .ignore, .ignore])
+    }
+
+    @Test(arguments: [SIGQUIT, SIGALRM, SIGVTALRM, SIGPROF, SIGPWR, SIGWINCH, SIGURG, SIGPOLL, 34, 64])
+    func signalsFromOutsideAreForwarded(signal: Int32) {
+        #expect(SignalTable.standard.action(for: signal) == .forward)
+    }
+
+    @Test func realTimeSignalsAreNamedFromRTMIN() {
+        #expect(SignalName.describe(34) == "SIGRTMIN+0")
+        #expect(SignalName.describe(37) == "SIGRTMIN+3")
+        #expect(SignalName.describe(SIGQUIT) == "SIGQUIT")
+    }
+}

@@ -1,0 +1,123 @@
+import SuperviseProtocol
+@testable import SuperviseLifecycle
+
+/// Drives one ``ChildLifecycle`` on a virtual clock, as the event loop would.
+struct LifecycleHarness {
+    var machine: ChildLifecycle
+    var now = Instant.zero
+    /// Every action since the last `take()`.
+    var log: [LifecycleAction] = []
+
+    init(_ configure: (inout LifecycleSettings) -> Void = { _ in }) {
+        var settings = LifecycleSettings()
+        configure(&settings)
+        machine = ChildLifecycle(settings: settings)
+    }
+
+    var state: ChildState { machine.state }
+
+    @discardableResult
+    mutating func handle(_ input: LifecycleInput) -> [LifecycleAction] {
+        let actions = machine.handle(input, at: now)
+        log += actions
+        return actions
+    }
+
+    @discardableResult
+    mutating func request(_ request: Request) -> [LifecycleAction] { handle(.request(request)) }
+
+    /// Moves the clock to `seconds` after the start, ticking at every deadline on the way.
+    mutating func advance(to seconds: Double) {
+        let target = Instant(nanoseconds: Int64(seconds * 1e9))
+        while let deadline = machine.nextDeadline, deadline <= target {
+            now = max(now, deadline)
+            handle(.tick)
+        }
+        now = max(now, target)
+    }
+
+    mutating func advance(by seconds: Double) {
+        advance(to: Double(now.nanoseconds) / 1e9 + seconds)
+    }
+
+    /// Returns and forgets the actions logged so far.
+    @discardableResult
+    mutating func take() -> [LifecycleAction] {
+        defer { log.removeAll() }
+        return log
+    }
+
+    /// The events sent since the last `take()`, without forgetting them.
+    var sent: [Event] {
+        log.compactMap { if case .send(let event) = $0 { event } else { nil } }
+    }
+
+    // MARK: Reaching each state
+
+    /// Launched in the foreground, `hello` sent when `aware`.
+    static func active(aware: Bool = true, _ configure: (inout LifecycleSettings) -> Void = { _ in }) -> Self {
+        var harness = Self(configure)
+        harness.handle(.launched)
+        if aware { harness.request(.hello) }
+        harness.take()
+        return harness
+    }
+
+    /// Moved to the background, window running.
+    static func background(aware: Bool = true, _ configure: (inout LifecycleSettings) -> Void = { _ in }) -> Self {
+        var harness = active(aware: aware, configure)
+        harness.handle(.background)
+        harness.take()
+        return harness
+    }
+
+    /// `done` received: freeze requested, not verified.
+    static func suspending(_ configure: (inout LifecycleSettings) -> Void = { _ in }) -> Self {
+        var harness = background(configure)
+        harness.request(.done(seq: 1))
+        harness.take()
+        return harness
+    }
+
+    static func suspended(_ configure: (inout LifecycleSettings) -> Void = { _ in }) -> Self {
+        var harness = suspending(configure)
+        harness.handle(.freezeVerified)
+        harness.take()
+        return harness
+    }
+
+    static func terminating(_ configure: (inout LifecycleSettings) -> Void = { _ in }) -> Self {
+        var harness = active(configure)
+        harness.handle(.terminate(escalate: false))
+        harness.take()
+        return harness
+    }
+
+    static func exited(_ configure: (inout LifecycleSettings) -> Void = { _ in }) -> Self {
+        var harness = active(configure)
+        harness.handle(.exited(.exited(0), treeEmpty: true))
+        harness.take()
+        return harness
+    }
+
+    /// Every state of the contract's table, by name.
+    static func inState(_ state: ChildState) -> Self {
+        switch state {
+        case .active: return active()
+        case .background: return background()
+        case .suspending: return suspending()
+        case .suspended: return suspended()
+        case .terminating: return terminating()
+        case .exited: return exited()
+        case .launching: return Self()
+        }
+    }
+}
+
+func id(_ text: String) -> TaskID { TaskID(text)! }
+
+extension Array where Element == LifecycleAction {
+    var refusals: [String] {
+        compactMap { if case .refuse(let reason) = $0 { reason } else { nil } }
+    }
+}
