@@ -18,7 +18,7 @@ final class CgroupDirectoryLock {
     /// Locks `directory` without waiting; `nil` when another open of it holds the lock.
     static func acquire(_ directory: String) -> Result<CgroupDirectoryLock?, Errno> {
         FileIO.open(directory, O_RDONLY | O_DIRECTORY).flatMap { fd in
-            switch FileIO.retrying({ flock(fd, LOCK_EX | LOCK_NB) }) {
+            switch valueOrErrno({ flock(fd, LOCK_EX | LOCK_NB) }) {
             case .success:
                 return .success(CgroupDirectoryLock(fd: fd))
             case .failure(let error):

@@ -119,7 +119,7 @@ final class CgroupV2Unit: FreezerUnit {
         guard !removed else { return }
         var buffer = [UInt8](repeating: 0, count: 4096)
         while case .success(let count) = buffer.withUnsafeMutableBytes({ bytes in
-            FileIO.retrying { read(inotifyFD, bytes.baseAddress, bytes.count) }
+            valueOrErrno { read(inotifyFD, bytes.baseAddress, bytes.count) }
         }), count > 0 {}
     }
 

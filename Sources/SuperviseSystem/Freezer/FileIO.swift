@@ -6,7 +6,7 @@ import SystemPackage
 enum FileIO {
     /// Opens `path` with `flags` (O_CLOEXEC is always added).
     static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) -> Result<Int32, Errno> {
-        retrying { Glibc.open(path, flags | O_CLOEXEC, mode) }
+        valueOrErrno { Glibc.open(path, flags | O_CLOEXEC, mode) }
     }
 
     /// Reads all of `fd` from offset 0 (cgroup and proc files are small).
@@ -16,7 +16,7 @@ enum FileIO {
         while true {
             let offset = off_t(bytes.count)
             let result = chunk.withUnsafeMutableBytes { buffer in
-                retrying { pread(fd, buffer.baseAddress, buffer.count, offset) }
+                valueOrErrno { pread(fd, buffer.baseAddress, buffer.count, offset) }
             }
             switch result {
             case .failure(let error): return .failure(error)
@@ -38,7 +38,7 @@ enum FileIO {
     static func write(_ text: String, to fd: Int32) -> Result<Void, Errno> {
         var text = text
         return text.withUTF8 { bytes in
-            retrying { pwrite(fd, bytes.baseAddress, bytes.count, 0) }.map { _ in () }
+            valueOrErrno { pwrite(fd, bytes.baseAddress, bytes.count, 0) }.map { _ in () }
         }
     }
 
@@ -51,11 +51,11 @@ enum FileIO {
     }
 
     static func makeDirectory(_ path: String) -> Result<Void, Errno> {
-        retrying { mkdir(path, 0o755) }.map { _ in () }
+        valueOrErrno { mkdir(path, 0o755) }.map { _ in () }
     }
 
     static func removeDirectory(_ path: String) -> Result<Void, Errno> {
-        retrying { rmdir(path) }.map { _ in () }
+        valueOrErrno { rmdir(path) }.map { _ in () }
     }
 
     static func exists(_ path: String) -> Bool {
@@ -82,21 +82,5 @@ enum FileIO {
         entries(of: path) { _, isDirectory in isDirectory }
     }
 
-    /// Calls `body` until it does not fail with EINTR.
-    static func retrying<T: BinaryInteger>(_ body: () -> T) -> Result<T, Errno> {
-        while true {
-            let result = body()
-            if result != -1 { return .success(result) }
-            if errno != EINTR { return .failure(Errno(rawValue: errno)) }
-        }
-    }
-}
-
-extension Errno {
-    /// The strerror text starting lower case, to read inside a sentence ("permission denied").
-    public var sentenceText: String {
-        let text = String(cString: strerror(rawValue))
-        return text.prefix(1).lowercased() + text.dropFirst()
-    }
 }
 #endif

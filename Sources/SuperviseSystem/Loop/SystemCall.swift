@@ -1,6 +1,17 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemPackage
+
+/// Calls `body`, a system call that returns −1 and sets `errno` on failure, until it does not
+/// fail with EINTR: its result, or the `Errno` it failed with. The one way to make a call.
+public func valueOrErrno<T: FixedWidthInteger>(_ body: () -> T) -> Result<T, Errno> {
+    while true {
+        let result = body()
+        if result != -1 { return .success(result) }
+        if errno != EINTR { return .failure(Errno(rawValue: errno)) }
+    }
+}
 
 /// Retries `body` while it fails with EINTR; returns its result (−1 with `errno` set on failure).
 @inline(__always)
@@ -41,4 +52,12 @@ public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
         offset += written
     }
     return true
+}
+
+extension Errno {
+    /// The strerror text starting lower case, to read inside a sentence ("permission denied").
+    public var sentenceText: String {
+        let text = String(cString: strerror(rawValue))
+        return text.prefix(1).lowercased() + text.dropFirst()
+    }
 }
