@@ -85,6 +85,8 @@ extension ChildLifecycle {
     /// Thaws a suspending or suspended child; a pending freeze verification is abandoned.
     mutating func thaw() {
         freezeDeadline = nil
+        freezeRecheckAt = nil
+        freezeRequestedAt = nil
         actions.append(.thaw)
     }
 }

@@ -12,6 +12,8 @@ extension ChildLifecycle {
                 killForViolation(.expiry, now)
             }
         case .suspending:
+            // A check due goes first: a freeze verified by it is not judged late.
+            if let recheck = freezeRecheckAt, recheck <= now { return freezeRecheckDue() }
             if let deadline = freezeDeadline, deadline <= now { freezeTimedOut(now) }
         case .terminating:
             if let end = graceEnd, end <= now {
@@ -48,14 +50,6 @@ extension ChildLifecycle {
             actions.append(.violation(violation))
             beginSuspending(now)
         }
-    }
-
-    private mutating func freezeTimedOut(_ now: Instant) {
-        freezeDeadline = nil
-        actions.append(.thaw)
-        actions.append(.freezeFailed(
-            "freeze-failed: not verified frozen within \(settings.freezeTimeout.formatted); thawed"))
-        setState(.background)
     }
 
     /// Kills the whole tree and records the violation with the tasks still open.

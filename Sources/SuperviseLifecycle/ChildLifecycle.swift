@@ -49,19 +49,25 @@ public struct ChildLifecycle: Sendable {
     var refusedIDs: Set<TaskID> = []
 
     // Suspension and termination.
+    /// Whether the freezer notifies when a freeze completes (cgroup v2): if so, re-checks stop
+    /// once the kernel's notification rate limit has passed.
+    let freezerNotifies: Bool
     var freezeDeadline: Instant?
+    var freezeRequestedAt: Instant?
+    var freezeRecheckAt: Instant?
+    var freezeRecheckStep: Duration = .zero
     var termination: ExitCause?
     var graceEnd: Instant?
     var leftoverGraceEnd: Instant?
 
     var actions: [LifecycleAction] = []
 
-    public init(settings: LifecycleSettings) {
+    /// A lifecycle under `settings`; `freezerNotifies` tells whether the child's freezer
+    /// notifies when a freeze completes.
+    public init(settings: LifecycleSettings, freezerNotifies: Bool = false) {
         self.settings = settings
+        self.freezerNotifies = freezerNotifies
     }
-
-    /// The current background entry's number (0 before the first).
-    public var backgroundSequence: UInt64 { seq }
 
     /// Exited, and nothing of its tree is waited for any longer.
     public var isFinished: Bool { state == .exited && leftoverGraceEnd == nil }
@@ -73,7 +79,7 @@ public struct ChildLifecycle: Sendable {
             guard !openTasks.isEmpty else { return windowEnd }
             return earliest(earliest(windowEnd, warningSent ? nil : warningAt), limitAt)
         case .suspending:
-            return freezeDeadline
+            return earliest(freezeDeadline, freezeRecheckAt)
         case .terminating:
             return graceEnd
         case .exited:
@@ -94,10 +100,14 @@ public struct ChildLifecycle: Sendable {
         case .foreground: moveToForeground(now)
         case .event(let kind, let text): resumeForEvent(kind: kind, text: text, now)
         case .terminate(let escalate): terminate(escalate: escalate, now)
-        case .freezeVerified: freezeVerified()
+        case .freezeVerified: freezeVerified(now)
+        case .notFrozenYet: notFrozenYet(now)
+        case .freezerNotified: freezerNotified()
         case .thawedFromOutside(let seen): thawedFromOutside(seen: seen, now)
         case .killedWhileFrozen: killedWhileFrozen()
         case .exited(let how, let treeEmpty): exited(how, treeEmpty: treeEmpty, now)
+        case .spawnFailed(let status): exited(.exited(status), treeEmpty: true, now)
+        case .runOver: break  // decided across runs, by ChildCore
         case .treeEmptied: leftoverGraceEnd = nil
         case .tick: tick(now)
         }
@@ -169,14 +179,11 @@ public struct ChildLifecycle: Sendable {
         closeFirstWindow()
         windowEnd = nil
         freezeDeadline = now + settings.freezeTimeout
+        freezeRequestedAt = now
+        freezeRecheckAt = nil
+        freezeRecheckStep = Self.firstFreezeRecheck
         setState(.suspending)
         actions.append(.freeze)
-    }
-
-    private mutating func freezeVerified() {
-        guard state == .suspending else { return }
-        freezeDeadline = nil
-        setState(.suspended)
     }
 
     /// Sends `expire` to every open task that has not had one.

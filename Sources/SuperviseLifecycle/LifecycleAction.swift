@@ -4,8 +4,17 @@ import SuperviseProtocol
 public enum LifecycleAction: Equatable, Sendable {
     /// Write this event to the child (the sends of one step go out in one `write(2)`).
     case send(Event)
-    /// Ask the freezer to freeze the child; report `.freezeVerified` when it is.
+    /// Ask the freezer to freeze the child, then check it (``checkFrozen``).
     case freeze
+    /// Ask the freezer whether every process is frozen: report `.freezeVerified` or `.notFrozenYet`.
+    case checkFrozen
+    /// The freeze was verified, `took` after it was asked for: record it.
+    case frozen(took: Duration)
+    /// Look at the suspended child for what someone else did to it: report `.thawedFromOutside`
+    /// or `.killedWhileFrozen` if anything.
+    case lookForOutsideChange
+    /// Report `.treeEmptied` if nothing of the exited child's tree is left.
+    case checkTreeEmpty
     /// Thaw the child and verify it runs.
     case thaw
     /// Send this signal to every process of the child's tree, followed by SIGCONT.
@@ -22,4 +31,10 @@ public enum LifecycleAction: Equatable, Sendable {
     case refuse(String)
     /// Something worth a timeline note and a log line.
     case note(String)
+    /// The next run starts `after` this wait; it will be run number `run`.
+    case restartScheduled(after: Duration, run: Int)
+    /// A pending restart was dropped: the child was told to terminate.
+    case restartCancelled
+    /// Start the next run now (its lifecycle is already fresh); report `.launched` or `.spawnFailed`.
+    case startRun
 }

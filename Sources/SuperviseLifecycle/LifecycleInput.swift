@@ -16,6 +16,10 @@ public enum LifecycleInput: Equatable, Sendable {
     case terminate(escalate: Bool)
     /// The freezer confirmed every process of the child is frozen.
     case freezeVerified
+    /// The freezer was asked, and some process of the child is not frozen yet.
+    case notFrozenYet
+    /// The freezer's notification descriptor fired: look again at whatever waits on the freezer.
+    case freezerNotified
     /// Someone else thawed the suspended child; `seen` says how the shell saw it.
     case thawedFromOutside(seen: String)
     /// The suspended child's main process has a SIGKILL pending that its freeze holds back
@@ -23,6 +27,11 @@ public enum LifecycleInput: Equatable, Sendable {
     case killedWhileFrozen
     /// The child's main process was reaped. `treeEmpty` tells whether descendants are left.
     case exited(ChildTermination, treeEmpty: Bool)
+    /// The child could not be started (exec failed): it exited with `status` (126 or 127), and
+    /// is never restarted.
+    case spawnFailed(status: Int32)
+    /// The shell wrapped up the finished run (pipes closed, output flushed): decide on a restart.
+    case runOver
     /// The descendants left behind by an exited child are gone.
     case treeEmptied
     /// Time has passed: act on whatever timer is due.
@@ -32,8 +41,8 @@ public enum LifecycleInput: Equatable, Sendable {
     public var isCommand: Bool {
         switch self {
         case .background, .foreground, .event, .terminate: true
-        case .launched, .request, .malformed, .freezeVerified, .thawedFromOutside, .killedWhileFrozen, .exited,
-             .treeEmptied, .tick: false
+        case .launched, .request, .malformed, .freezeVerified, .notFrozenYet, .freezerNotified, .thawedFromOutside,
+             .killedWhileFrozen, .exited, .spawnFailed, .runOver, .treeEmptied, .tick: false
         }
     }
 }

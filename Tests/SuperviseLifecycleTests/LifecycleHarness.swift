@@ -8,10 +8,10 @@ struct LifecycleHarness {
     /// Every action since the last `take()`.
     var log: [LifecycleAction] = []
 
-    init(_ configure: (inout LifecycleSettings) -> Void = { _ in }) {
+    init(freezerNotifies: Bool = false, _ configure: (inout LifecycleSettings) -> Void = { _ in }) {
         var settings = LifecycleSettings()
         configure(&settings)
-        machine = ChildLifecycle(settings: settings)
+        machine = ChildLifecycle(settings: settings, freezerNotifies: freezerNotifies)
     }
 
     var state: ChildState { machine.state }

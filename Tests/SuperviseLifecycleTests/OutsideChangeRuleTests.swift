@@ -12,7 +12,8 @@ import Testing
             .stateChanged(.suspending), .freeze,
         ])
         #expect(h.machine.nextDeadline == h.now + .seconds(1), "the new freeze has its own timeout")
-        #expect(h.handle(.freezeVerified) == [.stateChanged(.suspended)])
+        h.advance(by: 0.25)
+        #expect(h.handle(.freezeVerified) == [.stateChanged(.suspended), .frozen(took: .milliseconds(250))])
         #expect(h.machine.nextDeadline == nil)
     }
 

@@ -39,9 +39,16 @@ extension SupervisedChild {
             break
         case .freeze:
             startFreeze(at: now)
+        case .checkFrozen:
+            checkFrozen(at: now)
+        case .frozen(let took):
+            record(.freeze, "frozen (\(unit.kind.rawValue)) in \(Double(took.nanoseconds / 1000) / 1000) ms", at: now)
+            recordSnapshot(at: now)
+        case .lookForOutsideChange:
+            if let input = outsideChange() { handle(input, at: now) }
+        case .checkTreeEmpty:
+            if unit.isEmpty() { handle(.treeEmptied, at: now) }
         case .thaw:
-            freezeRecheckAt = nil
-            freezeRequestedAt = nil
             do {
                 try unit.thaw()
             } catch {
@@ -56,7 +63,6 @@ extension SupervisedChild {
         case .stateChanged(let state):
             record(.state, state.rawValue, at: now)
             logger.info("\(state.rawValue)")
-            if state == .suspended { recordFrozen(at: now) }
         case .violation(let violation):
             let tasks = violation.tasks.map { task in task.name.map { "\(task.id) (\($0))" } ?? task.id.rawValue }
             let text = "\(violation.kind.rawValue) violation: \(violation.action.rawValue)"
@@ -72,11 +78,17 @@ extension SupervisedChild {
         case .note(let text):
             record(.note, text, at: now)
             logger.info("\(text)")
+        case .restartScheduled(let delay, let run):
+            record(.note, "restarting in \(delay.formatted) (run \(run))", at: now)
+            logger.notice("restarting in \(delay.formatted)")
+        case .restartCancelled:
+            record(.note, "restart cancelled", at: now)
+        case .startRun:
+            prepareNextRun()
         }
     }
 
     private func startFreeze(at now: Instant) {
-        freezeRequestedAt = now
         do {
             try unit.requestFreeze()
         } catch {
@@ -84,35 +96,6 @@ extension SupervisedChild {
             record(.freeze, error.message, at: now)
             return
         }
-        freezeRecheckStep = .microseconds(100)
         checkFrozen(at: now)
-    }
-
-    /// Asks the freezer whether the child is frozen; if not, looks again on a doubling back-off.
-    ///
-    /// Backends without notifications (cgroup v1, sigstop) are re-checked until the freeze
-    /// timeout. cgroup v2 notifies, but the kernel sends at most one `cgroup.events`
-    /// notification per ~10 ms, so a freeze right after a thaw is reported late: it is
-    /// re-checked only until that window has passed, then the notification takes over.
-    func checkFrozen(at now: Instant) {
-        guard state == .suspending else { return }
-        if unit.isFrozen() {
-            freezeRecheckAt = nil
-            // Decided at the moment it was verified: the check itself can take a while (sigstop).
-            handle(.freezeVerified, at: MonotonicClock.now())
-        } else if unit.notificationFD == nil || freezeRecheckStep <= Self.notificationRateLimit {
-            freezeRecheckAt = now + freezeRecheckStep
-            freezeRecheckStep = min(freezeRecheckStep * 2, .milliseconds(50))
-        }
-    }
-
-    /// The kernel's least spacing between two `cgroup.events` notifications (with margin).
-    static var notificationRateLimit: Duration { .milliseconds(13) }
-
-    private func recordFrozen(at now: Instant) {
-        let took = freezeRequestedAt.map { (now - $0).nanoseconds } ?? 0
-        freezeRequestedAt = nil
-        record(.freeze, "frozen (\(unit.kind.rawValue)) in \(Double(took / 1000) / 1000) ms", at: now)
-        recordSnapshot(at: now)
     }
 }

@@ -7,16 +7,13 @@ import SuperviseProtocol
 import Glibc
 #endif
 
-/// One running child: its lifecycle core, its process, pipes and freezer unit, and its record.
+/// One supervised child: its core (every rule, over all its runs), its process, pipes and
+/// freezer unit, and its record.
 final class SupervisedChild {
     let spec: ChildSpec
-    private(set) var lifecycle: ChildLifecycle
-    /// What the loop asks of the lifecycle on every turn, refreshed after each change by
-    /// ``lifecycleChanged()``: reading it from the lifecycle would copy the whole struct, for
-    /// every child. (A `didSet` would copy it on every request instead.)
-    private(set) var state: ChildState = .launching
-    private(set) var isFinished = false
-    private var lifecycleDeadline: Instant?
+    private(set) var core: ChildCore
+    /// What the core's last decision said; set from decisions only.
+    private(set) var status: ChildStatus
     let unit: any FreezerUnit
     private(set) var pid: Int32 = 0
     private(set) var timeline: Timeline
@@ -32,12 +29,8 @@ final class SupervisedChild {
     var reader: RequestReader?
     /// Prefixes this child's output (several children only).
     var output: OutputForwarder?
-    /// The lifecycles of earlier runs, when the child was restarted.
-    private(set) var pastRuns: [ChildLifecycle] = []
-    /// When the next run starts (a restart is pending).
-    var restartAt: Instant?
-    var backoff: RestartBackoff
-    private(set) var runStartedAt: Instant
+    /// The core asked for the next run to start (``LifecycleAction/startRun``).
+    private var runRequested = false
     /// The run's pipes are closed and its output flushed.
     private(set) var wrappedUp = false
     /// `error` events dropped by the runs already wrapped up (the child did not read them).
@@ -49,12 +42,6 @@ final class SupervisedChild {
     let loop: EventLoop
     let origin: Instant
 
-    /// When the freezer must be asked again whether the child is frozen (back-off, for
-    /// backends that don't notify), and the step to use next.
-    var freezeRecheckAt: Instant?
-    var freezeRecheckStep: Duration = .milliseconds(1)
-    var freezeRequestedAt: Instant?
-
     /// Inputs raised while a decision's actions are carried out (a freeze verified at once),
     /// decided once those actions are all done: nothing re-enters ``perform(_:at:)``.
     private var pendingInputs: [(input: LifecycleInput, at: Instant)] = []
@@ -64,15 +51,13 @@ final class SupervisedChild {
     var onViolation: (SupervisedChild, Violation) -> Void = { _, _ in }
 
     init(spec: ChildSpec, unit: any FreezerUnit, loop: EventLoop, origin: Instant, logger: Logger) {
-        defer { lifecycleChanged() }
         self.spec = spec
         self.unit = unit
         self.loop = loop
         self.origin = origin
-        self.lifecycle = ChildLifecycle(settings: spec.settings)
+        self.core = ChildCore(settings: spec.settings, restart: spec.restart, freezerNotifies: unit.notificationFD != nil)
+        self.status = core.status
         self.timeline = Timeline(origin: origin)
-        self.backoff = RestartBackoff(spec.restart)
-        self.runStartedAt = origin
         var logger = logger
         logger[metadataKey: "child"] = .string(spec.name)
         self.logger = logger
@@ -80,25 +65,20 @@ final class SupervisedChild {
 
     var name: String { spec.name }
 
+    var state: ChildState { status.state }
+    var isFinished: Bool { status.isFinished }
+    /// The current run's lifecycle.
+    var lifecycle: ChildLifecycle { core.lifecycle }
+    /// Every run's lifecycle, oldest first.
+    var runs: [ChildLifecycle] { core.runs }
     /// The earliest instant this child needs the loop to wake up for.
-    var nextDeadline: Instant? {
-        earliest(earliest(freezeRecheckAt, restartAt), lifecycleDeadline)
-    }
+    var nextDeadline: Instant? { status.nextDeadline }
 
     /// A run was spawned and something of its tree may still be running.
     var hasProcesses: Bool { pid > 0 && !isFinished }
 
     /// Nothing more will happen to this child: exited, its tree gone, no restart pending.
-    var isDone: Bool { isFinished && wrappedUp && restartAt == nil }
-
-    private func lifecycleChanged() {
-        state = lifecycle.state
-        isFinished = lifecycle.isFinished
-        lifecycleDeadline = lifecycle.nextDeadline
-    }
-
-    /// Every run's lifecycle, oldest first.
-    var runs: [ChildLifecycle] { pastRuns + [lifecycle] }
+    var isDone: Bool { isFinished && wrappedUp && !status.restartPending }
 
     // MARK: - Inputs
 
@@ -116,10 +96,27 @@ final class SupervisedChild {
     /// and decides what is found. Called when the state is about to matter — a freezer
     /// notification, a continued process, `status`, a `wait`, a command — never on a timer.
     func lookForOutsideChange(at now: Instant) {
-        guard !deciding, state == .suspended, let change = unit.outsideChange() else { return }
-        switch change {
-        case .thawed(let seen): handle(.thawedFromOutside(seen: seen), at: now)
-        case .mainProcessKilled: handle(.killedWhileFrozen, at: now)
+        guard !deciding, state == .suspended, let input = outsideChange() else { return }
+        handle(input, at: now)
+    }
+
+    /// What someone else did to the suspended child, as an input, if anything.
+    func outsideChange() -> LifecycleInput? {
+        switch unit.outsideChange() {
+        case .thawed(let seen): .thawedFromOutside(seen: seen)
+        case .mainProcessKilled: .killedWhileFrozen
+        case nil: nil
+        }
+    }
+
+    /// Asks the freezer whether the suspending child is frozen, and decides what it says.
+    func checkFrozen(at now: Instant) {
+        guard state == .suspending else { return }
+        if unit.isFrozen() {
+            // Decided at the moment it was verified: the check itself can take a while (sigstop).
+            handle(.freezeVerified, at: MonotonicClock.now())
+        } else {
+            handle(.notFrozenYet, at: now)
         }
     }
 
@@ -134,10 +131,10 @@ final class SupervisedChild {
         var refusals: [String] = []
         while !pendingInputs.isEmpty {
             let (input, now) = pendingInputs.removeFirst()
-            let actions = lifecycle.handle(input, at: now)
-            lifecycleChanged()
-            perform(actions, at: now)
-            for case .refuse(let reason) in actions { refusals.append(reason) }
+            let decision = core.handle(input, at: now)
+            status = decision.status
+            perform(decision.actions, at: now)
+            for case .refuse(let reason) in decision.actions { refusals.append(reason) }
         }
         return refusals
     }
@@ -183,13 +180,20 @@ final class SupervisedChild {
 
     /// The loop's timer passed: act on what is due.
     func tick(at now: Instant) {
-        if let recheck = freezeRecheckAt, recheck <= now {
-            freezeRecheckAt = nil
-            checkFrozen(at: now)
-        }
-        if let deadline = lifecycleDeadline, deadline <= now {
-            handle(.tick, at: now)
-        }
+        if let deadline = status.nextDeadline, deadline <= now { handle(.tick, at: now) }
+    }
+
+    /// Whether the core asked for the next run to start; asks once.
+    func takeRunRequest() -> Bool {
+        defer { runRequested = false }
+        return runRequested
+    }
+
+    /// The core decided on the next run: forget the last one's process.
+    func prepareNextRun() {
+        spawnFailure = nil
+        pid = 0
+        runRequested = true
     }
 
     // MARK: - Records
@@ -214,7 +218,6 @@ final class SupervisedChild {
         self.pid = pid
         self.writer = writer
         self.reader = reader
-        runStartedAt = now
         wrappedUp = false
     }
 
@@ -234,31 +237,5 @@ final class SupervisedChild {
         }
         output?.finish()
         output = nil
-    }
-
-    /// Schedules the next run after the back-off; the child reads `exited` until then.
-    func scheduleRestart(at now: Instant) {
-        let delay = backoff.delay(afterRunOf: now - runStartedAt)
-        restartAt = now + delay
-        record(.note, "restarting in \(delay.formatted) (run \(pastRuns.count + 2))", at: now)
-        logger.notice("restarting in \(delay.formatted)")
-    }
-
-    /// Drops a pending restart (the child was told to terminate).
-    func cancelRestart(at now: Instant) {
-        guard restartAt != nil else { return }
-        restartAt = nil
-        record(.note, "restart cancelled", at: now)
-    }
-
-    /// Starts a fresh lifecycle for the next run, keeping the last one for the report.
-    func beginNextRun() {
-        guard restartAt != nil else { return }
-        restartAt = nil
-        pastRuns.append(lifecycle)
-        lifecycle = ChildLifecycle(settings: spec.settings)
-        lifecycleChanged()
-        spawnFailure = nil
-        pid = 0
     }
 }

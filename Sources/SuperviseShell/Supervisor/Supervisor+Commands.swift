@@ -39,8 +39,6 @@ extension Supervisor {
         case .background(let target): apply(.background, to: target, line, text)
         case .foreground(let target): apply(.foreground, to: target, line, text)
         case .terminate(let target):
-            guard let targets = resolve(target, line, text) else { return }
-            for child in targets { child.cancelRestart(at: MonotonicClock.now()) }
             apply(.terminate(escalate: false), to: target, line, text)
         case .event(let target, let kind, let eventText):
             apply(.event(kind: kind, text: eventText), to: target, line, text)

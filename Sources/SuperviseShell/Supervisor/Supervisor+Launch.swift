@@ -29,7 +29,6 @@ extension Supervisor {
     /// Spawns one run of `child` into its freezer unit, with fresh pipes, and sends the launch events.
     func start(_ child: SupervisedChild, at now: Instant) {
         let spec = child.spec
-        child.beginNextRun()
         do throws(SupervisorError) {
             let output = options.prefixOutput && specs.count > 1
                 ? try OutputForwarder(name: spec.name, width: OutputPrefixer.width(for: specs.map(\.name)), loop: loop)
@@ -68,7 +67,7 @@ extension Supervisor {
             logger.error("\(error.message)")
             child.recordSpawnFailure(error, at: now)
             let status: Int32 = if case .spawn(let status) = error.code { status } else { 126 }
-            child.handle(.exited(ChildTermination.exited(status), treeEmpty: true), at: now)
+            child.handle(.spawnFailed(status: status), at: now)
             outcome.childStatuses.append(status)
         }
     }
@@ -103,7 +102,7 @@ extension Supervisor {
                 child.unit.drainNotification()
                 let now = MonotonicClock.now()
                 for other in self.children where other.unit.notificationFD == notification {
-                    other.freezerNotified(at: now)
+                    other.handle(.freezerNotified, at: now)
                 }
             }
         }
@@ -130,22 +129,5 @@ extension Supervisor {
         variables.append("SUPERVISE_REQUESTS_FD=4")
         variables.append("SUPERVISE_NAME=\(spec.name)")
         return variables
-    }
-}
-
-extension SupervisedChild {
-    /// The freezer's notification fd fired: re-check whatever waits on it, or whether a
-    /// suspended child was thawed by someone else.
-    func freezerNotified(at now: Instant) {
-        switch state {
-        case .suspending:
-            checkFrozen(at: now)
-        case .suspended:
-            lookForOutsideChange(at: now)
-        case .exited where !isFinished:
-            if unit.isEmpty() { handle(.treeEmptied, at: now) }
-        default:
-            break
-        }
     }
 }

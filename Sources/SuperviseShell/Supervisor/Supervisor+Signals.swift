@@ -25,10 +25,7 @@ extension Supervisor {
                 terminationSignals += 1
                 let escalate = terminationSignals > 1
                 logger.notice("\(name): \(escalate ? "killing" : "terminating") every child")
-                for child in children {
-                    child.cancelRestart(at: MonotonicClock.now())
-                    child.handle(.terminate(escalate: escalate), at: MonotonicClock.now())
-                }
+                for child in children { child.handle(.terminate(escalate: escalate), at: MonotonicClock.now()) }
             case .forward:
                 logger.notice("\(name): forwarding it to every child's processes")
                 for child in children where child.hasProcesses {

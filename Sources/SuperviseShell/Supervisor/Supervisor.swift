@@ -84,9 +84,8 @@ public final class Supervisor {
             reap()
             for child in children {
                 // Each child at the time it is reached: the ones before may have taken a while.
-                let now = MonotonicClock.now()
-                if let restart = child.restartAt, restart <= now { start(child, at: now) }
-                if let deadline = child.nextDeadline, deadline <= now { child.tick(at: MonotonicClock.now()) }
+                child.tick(at: MonotonicClock.now())
+                if child.takeRunRequest() { start(child, at: MonotonicClock.now()) }
             }
             runCommands()
         }
@@ -101,14 +100,10 @@ public final class Supervisor {
         return earliest
     }
 
-    /// A run of `child` is over: close its pipes, flush its output, and restart it if its policy says so.
+    /// A run of `child` is over: close its pipes and flush its output; its core decides on a restart.
     private func finishRun(of child: SupervisedChild, at now: Instant) {
         child.wrapUp()
-        guard let exit = child.lifecycle.exit, terminationSignals == 0 else { return }
-        let restart = child.spec.restart.shouldRestart(status: exit.termination.shellStatus,
-                                               killedForViolation: exit.by == .violation,
-                                               stoppedBySupervisor: exit.by == .terminate || exit.by == .kill)
-        if restart && child.spawnFailure == nil { child.scheduleRestart(at: now) }
+        child.handle(.runOver, at: now)
     }
 
     // MARK: - Freezers

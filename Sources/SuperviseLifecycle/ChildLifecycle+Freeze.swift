@@ -1,0 +1,57 @@
+extension ChildLifecycle {
+    /// The first wait before a freeze is checked again; each later wait doubles, up to
+    /// ``longestFreezeRecheck``.
+    static let firstFreezeRecheck: Duration = .microseconds(100)
+    static let longestFreezeRecheck: Duration = .milliseconds(50)
+    /// The kernel's least spacing between two `cgroup.events` notifications (~10 ms, with margin).
+    static let notificationRateLimit: Duration = .milliseconds(13)
+
+    mutating func freezeVerified(_ now: Instant) {
+        guard state == .suspending else { return }
+        freezeDeadline = nil
+        freezeRecheckAt = nil
+        setState(.suspended)
+        actions.append(.frozen(took: freezeRequestedAt.map { now - $0 } ?? .zero))
+        freezeRequestedAt = nil
+    }
+
+    /// Not frozen yet: look again on a doubling back-off until the freeze timeout.
+    ///
+    /// A freezer that notifies (cgroup v2) is re-checked only until its notification rate
+    /// limit has passed: the kernel sends at most one `cgroup.events` notification per ~10 ms,
+    /// so a freeze right after a thaw is reported late; after that the notification takes over.
+    mutating func notFrozenYet(_ now: Instant) {
+        guard state == .suspending else { return }
+        if let deadline = freezeDeadline, deadline <= now { return freezeTimedOut(now) }
+        guard !freezerNotifies || freezeRecheckStep <= Self.notificationRateLimit else { return }
+        freezeRecheckAt = now + freezeRecheckStep
+        freezeRecheckStep = min(freezeRecheckStep * 2, Self.longestFreezeRecheck)
+    }
+
+    /// The freezer's notification fired: check a freeze under way, look at a suspended child
+    /// for a thaw from outside, or at an exited child's leftovers.
+    mutating func freezerNotified() {
+        switch state {
+        case .suspending: actions.append(.checkFrozen)
+        case .suspended: actions.append(.lookForOutsideChange)
+        case .exited where leftoverGraceEnd != nil: actions.append(.checkTreeEmpty)
+        case .launching, .active, .background, .terminating, .exited: break
+        }
+    }
+
+    /// A re-check is due: ask the freezer again.
+    mutating func freezeRecheckDue() {
+        freezeRecheckAt = nil
+        actions.append(.checkFrozen)
+    }
+
+    mutating func freezeTimedOut(_ now: Instant) {
+        freezeDeadline = nil
+        freezeRecheckAt = nil
+        freezeRequestedAt = nil
+        actions.append(.thaw)
+        actions.append(.freezeFailed(
+            "freeze-failed: not verified frozen within \(settings.freezeTimeout.formatted); thawed"))
+        setState(.background)
+    }
+}

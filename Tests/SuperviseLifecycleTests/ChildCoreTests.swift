@@ -1,0 +1,92 @@
+import Testing
+@testable import SuperviseLifecycle
+
+/// The core across runs: when a finished run is followed by another, after which wait, and
+/// what stops it; every call returns the status the shell acts on.
+@Suite struct ChildCoreTests {
+    private var core: ChildCore
+    private var now = Instant.zero
+
+    init() {
+        core = ChildCore(settings: LifecycleSettings(), restart: RestartRules(policy: .onFailure, delay: .seconds(1)),
+                         freezerNotifies: false)
+    }
+
+    @discardableResult
+    private mutating func handle(_ input: LifecycleInput) -> ChildDecision {
+        let decision = core.handle(input, at: now)
+        #expect(decision.status == core.status, "the decision carries the status after it")
+        return decision
+    }
+
+    /// Launches a run, lets it live `seconds`, reaps it with `status`, and wraps it up.
+    private mutating func run(for seconds: Double, exiting status: Int32) -> ChildDecision {
+        handle(.launched)
+        now = now + .milliseconds(Int64(seconds * 1000))
+        handle(.exited(.exited(status), treeEmpty: true))
+        return handle(.runOver)
+    }
+
+    /// Ticks at the restart's deadline; returns the actions.
+    private mutating func tickToRestart() -> [LifecycleAction] {
+        guard let deadline = core.status.nextDeadline else { return [] }
+        now = deadline
+        return handle(.tick).actions
+    }
+
+    @Test mutating func aFailedRunIsStartedAgainAfterTheDelayWithAFreshLifecycle() {
+        let over = run(for: 0.5, exiting: 3)
+        #expect(over.actions == [.restartScheduled(after: .seconds(1), run: 2)])
+        #expect(over.status.restartPending && over.status.state == .exited)
+        #expect(over.status.nextDeadline == now + .seconds(1))
+        #expect(tickToRestart() == [.startRun])
+        #expect(core.status == ChildStatus(state: .launching, isFinished: false, nextDeadline: nil, restartPending: false))
+        #expect(core.pastRuns.count == 1 && core.pastRuns[0].exit?.termination == .exited(3))
+        #expect(core.runs.count == 2)
+    }
+
+    @Test mutating func quickFailuresWaitTwiceAsLongEachTimeAndAStableRunResetsTheWait() {
+        var delays: [Duration] = []
+        for seconds in [0.1, 0.1, 0.1, 12, 0.1] {
+            if case .restartScheduled(let delay, _)? = run(for: seconds, exiting: 1).actions.first { delays.append(delay) }
+            #expect(tickToRestart() == [.startRun])
+        }
+        #expect(delays == [1, 2, 4, 1, 2].map { Duration.seconds($0) })
+    }
+
+    @Test mutating func aSuccessIsNotRestartedOnFailureAndTheChildIsFinished() {
+        let over = run(for: 1, exiting: 0)
+        #expect(over.actions.isEmpty)
+        #expect(over.status.isFinished && !over.status.restartPending && over.status.nextDeadline == nil)
+    }
+
+    @Test mutating func terminateCancelsAPendingRestartAndStopsAnyLater() {
+        run(for: 0.1, exiting: 1)
+        #expect(handle(.terminate(escalate: false)).actions == [.restartCancelled])
+        #expect(!core.status.restartPending && core.status.nextDeadline == nil)
+        #expect(handle(.runOver).actions.isEmpty, "no restart once told to terminate")
+    }
+
+    @Test mutating func aRunThatNeverStartedIsNotRestarted() {
+        let failed = handle(.spawnFailed(status: 127))
+        #expect(failed.status.state == .exited && failed.status.isFinished)
+        #expect(core.lifecycle.exit?.termination == .exited(127))
+        #expect(handle(.runOver).actions.isEmpty)
+    }
+
+    @Test mutating func aRunTheSupervisorTerminatedIsNotRestarted() {
+        handle(.launched)
+        handle(.terminate(escalate: false))
+        handle(.exited(.signaled(15), treeEmpty: true))
+        #expect(handle(.runOver).actions.isEmpty)
+    }
+
+    @Test mutating func aRunStillLeavingProcessesBehindIsNotOverYet() {
+        handle(.launched)
+        handle(.exited(.exited(1), treeEmpty: false))
+        #expect(!core.status.isFinished)
+        #expect(handle(.runOver).actions.isEmpty, "decided only once the tree is gone")
+        handle(.treeEmptied)
+        #expect(handle(.runOver).actions == [.restartScheduled(after: .seconds(1), run: 2)])
+    }
+}
