@@ -69,7 +69,6 @@ extension SupervisedChild {
                 + (tasks.isEmpty ? "" : "; open tasks: " + tasks.joined(separator: ", "))
             record(.violation, text, at: now)
             logger.warning("\(text)")
-            onViolation(self, violation)
         case .freezeFailed(let text):
             record(.freeze, text, at: now)
             logger.warning("\(text)")

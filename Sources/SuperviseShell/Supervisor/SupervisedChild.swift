@@ -47,9 +47,6 @@ final class SupervisedChild {
     private var pendingInputs: [(input: LifecycleInput, at: Instant)] = []
     private var deciding = false
 
-    /// Called when a violation is judged.
-    var onViolation: (SupervisedChild, Violation) -> Void = { _, _ in }
-
     init(spec: ChildSpec, unit: any FreezerUnit, loop: EventLoop, origin: Instant, logger: Logger) {
         self.spec = spec
         self.unit = unit

@@ -19,9 +19,6 @@ extension Supervisor {
             return
         }
         let child = SupervisedChild(spec: spec, unit: unit, loop: loop, origin: origin, logger: logger)
-        child.onViolation = { [unowned self] _, violation in
-            if violation.action == .killed { self.outcome.violationKill = true }
-        }
         children.append(child)
         start(child, at: now)
     }

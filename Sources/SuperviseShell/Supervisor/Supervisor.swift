@@ -58,6 +58,7 @@ public final class Supervisor {
         }
         for spec in specs { launch(spec) }
         runLoop()
+        outcome.violationKill = children.contains { child in child.runs.contains { $0.exit?.by == .violation } }
         writeReport()
         return outcome.exitStatus(violationStatus: options.violationStatus)
     }
