@@ -53,6 +53,10 @@ import Testing
                 environment = environ.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.filter { $0.hasPrefix("SUPERVISE_") }
                 return !environment.isEmpty
             }
+            // sleep opens and closes locale files as it starts: look once it sleeps.
+            Supervise.eventually {
+                (try? String(contentsOfFile: "/proc/\(childPID)/wchan", encoding: .utf8)) == "hrtimer_nanosleep"
+            }
             fds = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(childPID)/fd")) ?? [])
                 .sorted { Int($0) ?? 0 < Int($1) ?? 0 }
             kill(process.processIdentifier, SIGTERM)
