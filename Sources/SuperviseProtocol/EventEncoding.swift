@@ -1,13 +1,4 @@
-extension Event {
-    /// The event as one protocol line, trailing `\n` included.
-    ///
-    /// See ``write(into:)`` for how free text is made safe.
-    public var line: String {
-        var bytes: [UInt8] = []
-        write(into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
+extension Event: ProtocolLine {
     /// Appends the event as one protocol line, trailing `\n` included.
     ///
     /// The line never holds an inner `\n` and never exceeds ``maxLineLength`` bytes: in free

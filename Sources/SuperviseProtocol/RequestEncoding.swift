@@ -1,14 +1,4 @@
-extension Request {
-    /// The request as one protocol line, trailing `\n` included, for a client to write
-    /// with a single `write(2)`.
-    ///
-    /// See ``write(into:)`` for how a task name is made safe.
-    public var line: String {
-        var bytes: [UInt8] = []
-        write(into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
+extension Request: ProtocolLine {
     /// Appends the request as one protocol line, trailing `\n` included.
     ///
     /// In a task name `\n` and `\r` become spaces, an empty name is left out, and a line
