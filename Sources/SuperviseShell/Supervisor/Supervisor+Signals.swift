@@ -1,15 +1,12 @@
 import SuperviseConfig
 import SuperviseLifecycle
 import SuperviseSystem
-#if canImport(Glibc)
-import Glibc
-#endif
 
 extension Supervisor {
     /// Acts on each signal received, as `options.signalTable` says; SIGCHLD reaps.
     func handleSignals() {
         for signal in signals.drain() {
-            guard signal != SIGCHLD else {
+            guard signal != SignalNumber.childStatusChanged else {
                 reap()
                 continue
             }
@@ -46,23 +43,17 @@ extension Supervisor {
     /// may have thawed a suspended child with SIGCONT), and orphaned descendants that were
     /// reparented here.
     func reap() {
-        var status: Int32 = 0
         var sawStop = false
         var sawContinue = false
-        while true {
-            let pid = waitpid(-1, &status, WNOHANG | WUNTRACED | WCONTINUED)
-            guard pid > 0 else { break }
-            if status & 0xff == 0x7f {
-                sawStop = true
-                continue
-            }
-            if status == 0xffff {  // WIFCONTINUED
-                sawContinue = true
-                continue
+        while let change = Reaper.next() {
+            let pid: Int32, termination: ChildTermination
+            switch change {
+            case .stopped: sawStop = true; continue
+            case .continued: sawContinue = true; continue
+            case .terminated(let reaped, let how): (pid, termination) = (reaped, how)
             }
             guard let child = childrenByPID[pid] else { continue }
             childrenByPID[pid] = nil
-            let termination = ChildTermination(waitStatus: status)
             child.handle(.exited(termination, treeEmpty: child.unit.isEmpty()), at: MonotonicClock.now())
             if let exit = child.lifecycle.exit { outcome.childStatuses.append(exit.countedStatus) }
             logger.info("\(child.name): \(termination.summary)")
