@@ -42,7 +42,7 @@ let package = Package(
         ),
 
         // What the user says: config files (TOML), durations, stdin commands, the signal table.
-        .target(name: "SuperviseConfig", dependencies: ["SuperviseLifecycle", "SuperviseSystem"]),
+        .target(name: "SuperviseConfig", dependencies: ["SuperviseLifecycle", "SuperviseProtocol", "SuperviseSystem"]),
 
         // The shell: wires the layers together and keeps the records; no rules of its own.
         .target(
