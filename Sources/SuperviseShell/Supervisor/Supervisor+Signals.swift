@@ -46,17 +46,11 @@ extension Supervisor {
         var sawStop = false
         var sawContinue = false
         while let change = Reaper.next() {
-            let pid: Int32, termination: ChildTermination
             switch change {
-            case .stopped: sawStop = true; continue
-            case .continued: sawContinue = true; continue
-            case .terminated(let reaped, let how): (pid, termination) = (reaped, how)
+            case .stopped: sawStop = true
+            case .continued: sawContinue = true
+            case .terminated(let pid, let termination): reaped(pid, termination)
             }
-            guard let child = childrenByPID[pid] else { continue }
-            childrenByPID[pid] = nil
-            child.handle(.exited(termination, treeEmpty: child.unit.isEmpty()), at: MonotonicClock.now())
-            if let exit = child.lifecycle.exit { outcome.childStatuses.append(exit.countedStatus) }
-            logger.info("\(child.name): \(termination.summary)")
         }
         if sawStop {
             for child in children { child.checkFrozen(at: MonotonicClock.now()) }
@@ -67,5 +61,13 @@ extension Supervisor {
         for child in children where child.state == .exited && !child.isFinished {
             if child.unit.isEmpty() { child.handle(.treeEmptied, at: MonotonicClock.now()) }
         }
+    }
+
+    /// A child (or an orphan, which is only collected) was reaped: its run is over.
+    private func reaped(_ pid: Int32, _ termination: ChildTermination) {
+        guard let child = childrenByPID.removeValue(forKey: pid) else { return }
+        child.handle(.exited(termination, treeEmpty: child.unit.isEmpty()), at: MonotonicClock.now())
+        if let exit = child.lifecycle.exit { outcome.childStatuses.append(exit.countedStatus) }
+        logger.info("\(child.name): \(termination.summary)")
     }
 }

@@ -25,22 +25,20 @@ public final class EventLoop {
     public static let writable = UInt32(EPOLLOUT.rawValue)
 
     public init() throws(SupervisorError) {
-        switch (valueOrErrno { epoll_create1(Int32(EPOLL_CLOEXEC)) },
-                valueOrErrno { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }) {
-        case (.success(let epoll), .success(let timer)):
-            (epollFD, timerFD) = (epoll, timer)
-        case (let epoll, let timer):
-            if case .success(let fd) = epoll { Descriptor.close(fd) }
-            if case .success(let fd) = timer { Descriptor.close(fd) }
-            let error = [epoll, timer].compactMap { if case .failure(let error) = $0 { error } else { nil } }[0]
+        let epoll = valueOrErrno { epoll_create1(Int32(EPOLL_CLOEXEC)) }
+        let timer = valueOrErrno { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }
+        do throws(Errno) {
+            (epollFD, timerFD) = (try epoll.get(), try timer.get())
+        } catch {
+            for case .success(let fd) in [epoll, timer] { Descriptor.close(fd) }
             throw SupervisorError(.system, "cannot create the event loop: \(error.sentenceText)", errno: error.rawValue)
         }
         _ = _supervise_epoll_ctl(epollFD, EPOLL_CTL_ADD, timerFD, Self.readable, UInt64(UInt32(bitPattern: timerFD)))
     }
 
     deinit {
-        close(timerFD)
-        close(epollFD)
+        Descriptor.close(timerFD)
+        Descriptor.close(epollFD)
     }
 
     /// Waits on `fd` for `events`; returns `false` when the fd can't be polled (a regular file, /dev/null).

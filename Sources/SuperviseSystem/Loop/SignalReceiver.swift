@@ -25,7 +25,7 @@ public final class SignalReceiver {
         }
     }
 
-    deinit { close(fd) }
+    deinit { Descriptor.close(fd) }
 
     /// Every signal pending now, in arrival order (SIGCHLD coalesced by the kernel).
     public func drain() -> [Int32] {
