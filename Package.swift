@@ -2,8 +2,9 @@
 import PackageDescription
 
 let package = Package(
+    // Linux only: epoll, signalfd, timerfd, cgroups, /proc, clone3 and Glibc throughout; no
+    // other platform is declared or built.
     name: "supervise",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "supervise", targets: ["supervise"]),
         .library(name: "SuperviseClient", targets: ["SuperviseClient"]),
@@ -12,7 +13,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+        // 1.8.1: FileDescriptor.pipe(options:), pipe2 with O_CLOEXEC.
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // C for what Swift can't do safely between fork and exec.
@@ -40,7 +42,7 @@ let package = Package(
         ),
 
         // What the user says: config files (TOML), durations, stdin commands, the signal table.
-        .target(name: "SuperviseConfig", dependencies: ["SuperviseLifecycle", "SuperviseSystem"]),
+        .target(name: "SuperviseConfig", dependencies: ["SuperviseLifecycle", "SuperviseProtocol", "SuperviseSystem"]),
 
         // The shell: wires the layers together and keeps the records; no rules of its own.
         .target(

@@ -17,7 +17,7 @@ enum DetachedThread {
         }, context)
         guard result == 0 else {
             Unmanaged<Body>.fromOpaque(context).release()
-            fatalError("SuperviseClient: could not start a thread (\(String(cString: strerror(result)))); raise the process's thread limit")
+            fatalError("SuperviseClient: could not start a thread (\(SystemError(code: result).sentenceText)); raise the process's thread limit")
         }
         pthread_detach(thread)
     }

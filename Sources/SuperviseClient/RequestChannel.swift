@@ -20,14 +20,12 @@ struct RequestChannel: Sendable {
         }
     }
 
+    /// Writes all of `bytes`; false (with `errno` set) when a write failed.
     private func writeAll(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
+            guard case .success(let written) = valueOrErrno({ write(fd, bytes.baseAddress! + offset, bytes.count - offset) })
+            else { return false }
             offset += written
         }
         return true

@@ -13,9 +13,8 @@ extension SuperviseApplication {
         // A `did-enter-background` whose `event` may still be on its way in the next read.
         var entryAwaitingEvent: UInt64?
         while true {
-            let count = read(fd, buffer.baseAddress, buffer.count)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
+            guard case .success(let count) = valueOrErrno({ read(fd, buffer.baseAddress, buffer.count) }), count > 0
+            else { break }
             let readAt = MonotonicClock.now()
             splitter.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             while let line = splitter.next() {

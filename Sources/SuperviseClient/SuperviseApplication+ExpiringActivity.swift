@@ -1,3 +1,5 @@
+import Synchronization
+
 extension SuperviseApplication {
     /// Runs `block` on a new thread while holding a background task, as
     /// `ProcessInfo.performExpiringActivity(withReason:using:)`.
@@ -27,7 +29,7 @@ private final class ExpiringActivity: Sendable {
     private enum Phase { case running, expired, finished }
 
     private let block: @Sendable (_ expired: Bool) -> Void
-    private let phase = Locked(Phase.running)
+    private let phase = Mutex(Phase.running)
 
     init(_ block: @escaping @Sendable (_ expired: Bool) -> Void) {
         self.block = block

@@ -1,5 +1,7 @@
+import Synchronization
+
 extension SuperviseApplication {
-    private static let sharedInstance = Locked<SuperviseApplication?>(nil)
+    private static let sharedInstance = Mutex<SuperviseApplication?>(nil)
 
     /// The process's application, made from the environment on first use (see
     /// ``init(delegate:backgroundEntryCompletion:)``). Touch it early in `main`, before

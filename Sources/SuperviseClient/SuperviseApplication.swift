@@ -1,5 +1,6 @@
 import Glibc
 import SuperviseProtocol
+import Synchronization
 
 /// A process run by `supervise`, seen from inside, with the shape of `UIApplication`.
 ///
@@ -20,7 +21,7 @@ public final class SuperviseApplication: Sendable {
     public let name: String?
 
     let channel: RequestChannel?
-    let state: Locked<State>
+    let state: Mutex<State>
 
     /// Everything that changes, behind one lock.
     struct State {
@@ -57,7 +58,7 @@ public final class SuperviseApplication: Sendable {
         isSupervised = true
         self.name = name
         channel = RequestChannel(fd: requestsFD)
-        state = Locked(State(
+        state = Mutex(State(
             delegate: delegate, completion: backgroundEntryCompletion,
             applicationState: .inactive, connected: true))
         channel?.send(.hello)
@@ -88,7 +89,7 @@ public final class SuperviseApplication: Sendable {
         isSupervised = false
         name = nil
         channel = nil
-        state = Locked(State(
+        state = Mutex(State(
             delegate: delegate, completion: backgroundEntryCompletion,
             applicationState: .active, connected: false, backlog: nil))
     }

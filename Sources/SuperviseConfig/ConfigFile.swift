@@ -1,9 +1,5 @@
 import SuperviseLifecycle
 import SuperviseSystem
-import SystemPackage
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The `--config FILE` TOML file: defaults at the top level, one `[child.NAME]` table per child.
 ///
@@ -116,28 +112,17 @@ public enum ConfigFile {
 
     /// Reads the file at `path`: a regular file of at most ``maxFileSize`` bytes, in UTF-8.
     private static func readText(path: String) throws(UsageError) -> String {
-        var bytes: [UInt8] = []
-        do {
-            // Non-blocking, so that opening a FIFO does not wait for a writer before it is refused.
-            let file = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec, .nonBlocking])
-            defer { try? file.close() }
-            if let kind = nonRegularKind(file) {
-                throw UsageError("cannot read the config file '\(path)': it is \(kind), not a regular file: "
-                    + "give the path of a TOML file to --config")
-            }
-            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-            while true {
-                let count = try chunk.withUnsafeMutableBytes { try file.read(into: $0, retryOnInterrupt: true) }
-                if count == 0 { break }
-                bytes += chunk[..<count]
-                guard bytes.count <= maxFileSize else {
-                    throw UsageError("cannot read the config file '\(path)': it is over \(maxFileSize) bytes (1 MiB): "
-                        + "check the path given to --config")
-                }
-            }
-        } catch let error as UsageError {
-            throw error
-        } catch {
+        let bytes: [UInt8]
+        switch RegularFile.read(path, maxSize: maxFileSize) {
+        case .success(let read):
+            bytes = read
+        case .failure(.notRegular(let kind)):
+            throw UsageError("cannot read the config file '\(path)': it is \(kind), not a regular file: "
+                + "give the path of a TOML file to --config")
+        case .failure(.tooLarge):
+            throw UsageError("cannot read the config file '\(path)': it is over \(maxFileSize) bytes (1 MiB): "
+                + "check the path given to --config")
+        case .failure(.system(let error)):
             throw UsageError("cannot read the config file '\(path)': \(error): check the path given to --config")
         }
         let text = String(decoding: bytes, as: UTF8.self)
@@ -145,21 +130,6 @@ public enum ConfigFile {
             throw UsageError("\(path): not valid UTF-8: save the config file as UTF-8")
         }
         return text
-    }
-
-    /// What `file` is when it is not a regular file ("a directory", "a character device", …), else `nil`.
-    private static func nonRegularKind(_ file: FileDescriptor) -> String? {
-        var status = stat()
-        guard fstat(file.rawValue, &status) == 0 else { return nil }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG: return nil
-        case S_IFDIR: return "a directory"
-        case S_IFCHR: return "a character device"
-        case S_IFBLK: return "a block device"
-        case S_IFIFO: return "a FIFO"
-        case S_IFSOCK: return "a socket"
-        default: return "a special file"
-        }
     }
 }
 

@@ -1,7 +1,5 @@
 import SuperviseSystem
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The stop signal a user names, by name (`TERM`, `SIGTERM`) or number.
 extension SignalName {

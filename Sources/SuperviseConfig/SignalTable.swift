@@ -1,7 +1,5 @@
 import SuperviseSystem
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// What the supervisor does with a signal sent to it.
 public enum SignalAction: String, Sendable {

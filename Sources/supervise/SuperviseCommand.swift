@@ -5,9 +5,6 @@ import SuperviseLifecycle
 import SuperviseShell
 import SuperviseSystem
 import SuperviseProtocol
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `supervise [OPTIONS] -- COMMAND [ARG...]` and `supervise --config FILE [OPTIONS]`.
 struct SuperviseCommand: ParsableCommand {
@@ -160,7 +157,7 @@ struct SuperviseCommand: ParsableCommand {
             logger.error("\(error.message)")
             status = 125
         }
-        Glibc.exit(status)
+        CurrentProcess.exit(status)
     }
 }
 

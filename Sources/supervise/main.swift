@@ -2,9 +2,6 @@ import SuperviseConfig
 import SuperviseLifecycle
 import SuperviseShell
 import SuperviseSystem
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `message` on one line: ArgumentParser's list of allowed values (`  - trace` lines) joined
 /// with commas, and any other line break in what the user typed escaped.
@@ -24,6 +21,6 @@ do {
         SuperviseCommand.exit(withError: error)
     }
     let line = "supervise: error: \(oneLine(SuperviseCommand.message(for: error))) (see 'supervise --help')\n"
-    _ = line.withCString { write(2, $0, strlen($0)) }
-    exit(2)
+    Descriptor.writeAll(Descriptor.standardError, line)
+    CurrentProcess.exit(2)
 }

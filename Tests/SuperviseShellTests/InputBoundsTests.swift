@@ -12,8 +12,8 @@ import Testing
         var fds: [Int32] = [-1, -1]
         #expect(pipe(&fds) == 0)
         defer { close(fds[0]); close(fds[1]) }
-        setNonBlocking(fds[0])
-        setNonBlocking(fds[1])
+        Descriptor.setNonBlocking(fds[0])
+        Descriptor.setNonBlocking(fds[1])
         let writer = EventWriter(fd: fds[1], maxOpenTasks: 1)
         var changes: [EventWriter.BacklogChange] = []
         writer.onBacklogChange = { changes.append($0) }

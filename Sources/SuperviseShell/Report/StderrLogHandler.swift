@@ -2,9 +2,6 @@ import SuperviseConfig
 import SuperviseLifecycle
 import SuperviseSystem
 import Logging
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The supervisor's own log format on stderr.
 public enum LogFormat: String, Sendable, CaseIterable {
@@ -54,6 +51,6 @@ public struct StderrLogHandler: LogHandler {
             line = JSONValue.object(members).serialized()
         }
         line += "\n"
-        writeAll(2, line)
+        Descriptor.writeAll(Descriptor.standardError, line)
     }
 }

@@ -2,9 +2,6 @@ import SuperviseConfig
 import SuperviseLifecycle
 import SuperviseSystem
 import SuperviseProtocol
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Reads control commands from standard input, a line at a time, and holds them
 /// while a `wait` or `sleep` is in force.
@@ -48,7 +45,7 @@ final class CommandReader {
 
     /// Registers stdin in `loop` when it can be polled; `onReadable` runs when it has data.
     func attach(to loop: EventLoop, onReadable: @escaping () -> Void) {
-        setNonBlocking(fd)
+        Descriptor.setNonBlocking(fd)
         pollable = loop.add(fd) { _ in onReadable() }
         if pollable { self.loop = loop }
     }
@@ -68,17 +65,17 @@ final class CommandReader {
     /// Reads what stdin has now (one chunk), splitting it into lines. Stdin is not watched
     /// again until those lines have all run.
     func readAvailable() {
-        let count = chunk.withUnsafeMutableBytes { bytes in
-            retryingOnInterrupt { read(fd, bytes.baseAddress!, bytes.count) }
-        }
-        if count > 0 {
+        switch chunk.withUnsafeMutableBytes({ Descriptor.read(fd, into: $0) }) {
+        case .bytes(let count):
             chunk.withUnsafeBytes { splitter.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
             while let line = splitter.next() { add(line) }
-        } else if count == 0 || errno != EAGAIN {
+        case .endOfFile, .failed:
             // A pipe at its end stays readable: stop watching it, or the loop would spin.
             reachedEOF = true
             loop?.remove(fd)
             while let line = splitter.finish() { add(line) }
+        case .wouldBlock:
+            break
         }
         if nextIndex < lines.count { loop?.modify(fd, events: 0) }
     }

@@ -1,9 +1,6 @@
 import SuperviseConfig
 import SuperviseLifecycle
 import SuperviseSystem
-#if canImport(Glibc)
-import Glibc
-#endif
 
 extension Supervisor {
     /// Runs buffered stdin commands until one holds the reader or none is left.
@@ -123,7 +120,7 @@ extension Supervisor {
             statusJSON(child).write(into: &out)
             out += "\n"
         }
-        writeAll(1, out)
+        Descriptor.writeAll(Descriptor.standardOutput, out)
     }
 
     func statusJSON(_ child: SupervisedChild) -> JSONValue {

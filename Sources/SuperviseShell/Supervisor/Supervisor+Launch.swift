@@ -2,9 +2,6 @@ import SuperviseConfig
 import SuperviseLifecycle
 import SuperviseSystem
 import SuperviseProtocol
-#if canImport(Glibc)
-import Glibc
-#endif
 
 extension Supervisor {
     /// Makes the child's freezer unit and pipes, spawns it, and sends the launch events.
@@ -42,7 +39,7 @@ extension Supervisor {
                 requestsFD: channels.requestsWrite,
                 cgroupProcsFD: child.unit.placementFD,
                 cgroupDirectoryFD: child.unit.placementDirectoryFD,
-                takeTerminal: options.control == .none && isatty(0) == 1,
+                takeTerminal: options.control == .none && Descriptor.isTerminal(Descriptor.standardInput),
                 pidVariable: "SUPERVISE_PID",
                 openFilesLimit: openFilesLimit)
             let pid: Int32
@@ -110,10 +107,7 @@ extension Supervisor {
     /// The inherited environment, the child's own additions, and the protocol's variables.
     private func environment(for spec: ChildSpec) -> [String] {
         var variables: [String] = []
-        var index = 0
-        while let entry = environ[index] {
-            let text = String(cString: entry)
-            index += 1
+        for text in CurrentProcess.environment {
             if text.hasPrefix("SUPERVISE_") { continue }
             if let equals = text.firstIndex(of: "="), spec.environment[String(text[..<equals])] != nil { continue }
             variables.append(text)

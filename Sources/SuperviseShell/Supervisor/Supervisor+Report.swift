@@ -1,9 +1,6 @@
 import SuperviseConfig
 import SuperviseLifecycle
 import SuperviseSystem
-#if canImport(Glibc)
-import Glibc
-#endif
 
 extension Supervisor {
     /// Writes the JSON report to `--report`, if asked: whole or not at all (``ReportFile``).

@@ -1,15 +1,12 @@
 import SuperviseConfig
 import SuperviseLifecycle
 import SuperviseSystem
-#if canImport(Glibc)
-import Glibc
-#endif
 
 extension Supervisor {
     /// Acts on each signal received, as `options.signalTable` says; SIGCHLD reaps.
     func handleSignals() {
         for signal in signals.drain() {
-            guard signal != SIGCHLD else {
+            guard signal != SignalNumber.childStatusChanged else {
                 reap()
                 continue
             }
@@ -43,26 +40,14 @@ extension Supervisor {
     /// may have thawed a suspended child with SIGCONT), and orphaned descendants that were
     /// reparented here.
     func reap() {
-        var status: Int32 = 0
         var sawStop = false
         var sawContinue = false
-        while true {
-            let pid = waitpid(-1, &status, WNOHANG | WUNTRACED | WCONTINUED)
-            guard pid > 0 else { break }
-            if status & 0xff == 0x7f {
-                sawStop = true
-                continue
+        while let change = Reaper.next() {
+            switch change {
+            case .stopped: sawStop = true
+            case .continued: sawContinue = true
+            case .terminated(let pid, let termination): reaped(pid, termination)
             }
-            if status == 0xffff {  // WIFCONTINUED
-                sawContinue = true
-                continue
-            }
-            guard let child = childrenByPID[pid] else { continue }
-            childrenByPID[pid] = nil
-            let termination = ChildTermination(waitStatus: status)
-            child.handle(.exited(termination, treeEmpty: child.unit.isEmpty()), at: MonotonicClock.now())
-            if let exit = child.lifecycle.exit { outcome.childStatuses.append(exit.countedStatus) }
-            logger.info("\(child.name): \(termination.summary)")
         }
         if sawStop {
             for child in children { child.checkFrozen(at: MonotonicClock.now()) }
@@ -73,5 +58,13 @@ extension Supervisor {
         for child in children where child.state == .exited && !child.isFinished {
             if child.unit.isEmpty() { child.handle(.treeEmptied, at: MonotonicClock.now()) }
         }
+    }
+
+    /// A child (or an orphan, which is only collected) was reaped: its run is over.
+    private func reaped(_ pid: Int32, _ termination: ChildTermination) {
+        guard let child = childrenByPID.removeValue(forKey: pid) else { return }
+        child.handle(.exited(termination, treeEmpty: child.unit.isEmpty()), at: MonotonicClock.now())
+        if let exit = child.lifecycle.exit { outcome.childStatuses.append(exit.countedStatus) }
+        logger.info("\(child.name): \(termination.summary)")
     }
 }

@@ -1,12 +1,8 @@
 import SuperviseConfig
 import SuperviseLifecycle
 import SuperviseSystem
-import _SuperviseCShims
 import Logging
 import SuperviseProtocol
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Runs children through their lifecycles: one event loop over signals, stdin commands,
 /// each child's pipes, freezer notifications and timers.
@@ -33,7 +29,7 @@ public final class Supervisor {
         self.specs = children
         self.options = options
         self.logger = logger
-        self.signals = try SignalReceiver(taking: options.signalTable.signals + [SIGCHLD])
+        self.signals = try SignalReceiver(taking: options.signalTable.signals + [SignalNumber.childStatusChanged])
         self.loop = try EventLoop()
     }
 
@@ -47,12 +43,12 @@ public final class Supervisor {
             return options.freezerUnavailableStatus
         }
         openFilesLimit = OpenFilesLimit.raise()
-        _supervise_become_subreaper()
+        CurrentProcess.becomeSubreaper()
         loop.afterEachHandler = { [unowned self] in self.runCommands() }
         loop.add(signals.fd) { [unowned self] _ in self.handleSignals() }
         if options.control == .stdin {
-            devNull = open("/dev/null", O_RDONLY | O_CLOEXEC)
-            let reader = CommandReader(fd: 0)
+            devNull = (try? Descriptor.openNullDevice().get()) ?? -1
+            let reader = CommandReader(fd: Descriptor.standardInput)
             reader.attach(to: loop) { reader.readAvailable() }
             commands = reader
         }
@@ -110,7 +106,7 @@ public final class Supervisor {
     // MARK: - Freezers
 
     private func prepareFreezers() throws(SupervisorError) {
-        let adoption = OrphanAdoption(adopter: getpid(), soleChild: specs.count == 1)
+        let adoption = OrphanAdoption(adopter: CurrentProcess.id, soleChild: specs.count == 1)
         for choice in Set(specs.map(\.freezer)) where freezers[choice] == nil {
             let (freezer, notes) = try FreezerSelection.make(choice, adoption: adoption)
             for note in notes { logger.info("\(note)") }
@@ -123,6 +119,6 @@ public final class Supervisor {
     private func cleanUp() {
         for child in children { child.unit.remove() }
         for freezer in freezers.values { freezer.removeAll() }
-        if devNull >= 0 { close(devNull) }
+        if devNull >= 0 { Descriptor.close(devNull) }
     }
 }

@@ -1,7 +1,4 @@
 import SuperviseProtocol
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Writes events to one child's events pipe without ever blocking the supervisor.
 ///
@@ -86,20 +83,15 @@ public final class EventWriter {
         }
     }
 
+    /// Closes the events pipe, once the run is over (stop the loop waiting on it first).
+    public func close() {
+        Descriptor.close(fd)
+    }
+
     /// Writes what it can; returns the bytes written, marking the writer broken on EPIPE.
     private func write(_ bytes: [UInt8]) -> Int {
-        var offset = 0
-        while offset < bytes.count {
-            let result = bytes.withUnsafeBytes { buffer in
-                retryingOnInterrupt { Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset) }
-            }
-            if result > 0 {
-                offset += result
-            } else {
-                if errno != EAGAIN { isBroken = true }
-                break
-            }
-        }
-        return offset
+        let (written, stoppedBy) = bytes.withUnsafeBytes { Descriptor.write(fd, $0) }
+        if let stoppedBy, stoppedBy != .resourceTemporarilyUnavailable { isBroken = true }
+        return written
     }
 }

@@ -1,7 +1,4 @@
-import _SuperviseCShims
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemPackage
 
 /// Passes one child's stdout and stderr through to the supervisor's, each line
 /// prefixed with the child's name, whole lines only (several children).
@@ -20,15 +17,22 @@ public final class OutputForwarder {
     /// Makes a pipe for each of stdout and stderr; `childEnds` go to the spawner.
     public init(name: String, width: Int, loop: EventLoop) throws(SupervisorError) {
         self.loop = loop
-        for target: Int32 in [1, 2] {
-            var fds: [Int32] = [-1, -1]
-            guard _supervise_pipe2(&fds, O_CLOEXEC) == 0 else {
-                let code = errno
+        for target in [Descriptor.standardOutput, Descriptor.standardError] {
+            let ends: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+            do throws(Errno) {
+                // The supervisor's end non-blocking; the child's end blocking, as a terminal's would be.
+                ends = try FileDescriptor.pipe(options: .closeOnExec)
+                if case .failure(let error) = Descriptor.setNonBlocking(ends.readEnd.rawValue) {
+                    Descriptor.close(ends.readEnd.rawValue)
+                    Descriptor.close(ends.writeEnd.rawValue)
+                    throw error
+                }
+            } catch {
                 closeAll()
-                throw SupervisorError(.system, "cannot make an output pipe for '\(name)': \(describeErrno(code))", errno: code)
+                throw SupervisorError(.system, "cannot make an output pipe for '\(name)': \(error.sentenceText)",
+                                      errno: error.rawValue)
             }
-            setNonBlocking(fds[0])
-            streams.append(Stream(readFD: fds[0], writeFD: fds[1], target: target,
+            streams.append(Stream(readFD: ends.readEnd.rawValue, writeFD: ends.writeEnd.rawValue, target: target,
                                   prefixer: OutputPrefixer(name: name, width: width)))
         }
     }
@@ -39,7 +43,7 @@ public final class OutputForwarder {
     /// After the spawn: close the child's ends here and start reading.
     public func start() {
         for index in streams.indices {
-            close(streams[index].writeFD)
+            Descriptor.close(streams[index].writeFD)
             loop.add(streams[index].readFD) { [unowned self] _ in self.read(index, untilEmpty: false) }
         }
     }
@@ -53,14 +57,16 @@ public final class OutputForwarder {
     private func read(_ index: Int, untilEmpty: Bool) {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         repeat {
-            let count = buffer.withUnsafeMutableBytes { bytes in
-                retryingOnInterrupt { Glibc.read(streams[index].readFD, bytes.baseAddress!, bytes.count) }
-            }
-            guard count > 0 else {
-                if count == 0 || errno != EAGAIN { closeStream(index) }
+            let result = buffer.withUnsafeMutableBytes { Descriptor.read(streams[index].readFD, into: $0) }
+            switch result {
+            case .bytes(let count):
+                emit(index, streams[index].prefixer.feed(buffer[..<count]))
+            case .wouldBlock:
+                return
+            case .endOfFile, .failed:
+                closeStream(index)
                 return
             }
-            emit(index, streams[index].prefixer.feed(buffer[..<count]))
         } while untilEmpty
     }
 
@@ -69,18 +75,18 @@ public final class OutputForwarder {
         streams[index].open = false
         emit(index, streams[index].prefixer.finish())
         loop.remove(streams[index].readFD)
-        close(streams[index].readFD)
+        Descriptor.close(streams[index].readFD)
     }
 
     private func emit(_ index: Int, _ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        bytes.withUnsafeBytes { writeAll(streams[index].target, $0) }
+        _ = bytes.withUnsafeBytes { Descriptor.writeAll(streams[index].target, $0) }
     }
 
     private func closeAll() {
         for stream in streams {
-            close(stream.readFD)
-            close(stream.writeFD)
+            Descriptor.close(stream.readFD)
+            Descriptor.close(stream.writeFD)
         }
     }
 }

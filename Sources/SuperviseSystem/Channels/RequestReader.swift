@@ -1,7 +1,4 @@
 import SuperviseProtocol
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Scratch memory for reading, shared by every reader of the (single-threaded) loop,
 /// so a child costs no 64 KiB buffer of its own.
@@ -34,20 +31,26 @@ public final class RequestReader {
         var total = 0
         let bytes = buffer.bytes
         while total < limit, !reachedEOF, canRead() {
-            let count = retryingOnInterrupt { Glibc.read(fd, bytes.baseAddress!, min(bytes.count, limit - total)) }
-            if count > 0 {
+            let wanted = min(bytes.count, limit - total)
+            switch Descriptor.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: bytes[..<wanted])) {
+            case .bytes(let count):
                 total += count
                 splitter.append(UnsafeRawBufferPointer(rebasing: bytes[..<count]))
                 while let line = splitter.next() { handle(line) }
-                if count < bytes.count { break }
-            } else {
-                if count == 0 {
-                    reachedEOF = true
-                    if let last = splitter.finish() { handle(last) }
-                }
-                break
+                if count < bytes.count { return total }
+            case .endOfFile:
+                reachedEOF = true
+                if let last = splitter.finish() { handle(last) }
+                return total
+            case .wouldBlock, .failed:
+                return total
             }
         }
         return total
+    }
+
+    /// Closes the requests pipe, once the run is over (stop the loop waiting on it first).
+    public func close() {
+        Descriptor.close(fd)
     }
 }

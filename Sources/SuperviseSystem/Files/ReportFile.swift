@@ -1,4 +1,3 @@
-#if canImport(Glibc)
 import Glibc
 import SystemPackage
 
@@ -12,23 +11,23 @@ public enum ReportFile {
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         var template = Array((directory + "." + name + ".XXXXXX").utf8CString)
-        let fd = retryingOnInterrupt { mkstemp(&template) }
-        guard fd >= 0 else { return .failure(Errno(rawValue: errno)) }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let synced = writeAll(fd, text) && retryingOnInterrupt { fsync(fd) } == 0
-        let failure = synced ? nil : Errno(rawValue: errno)
-        close(fd)
-        if let failure {
-            unlink(temporary)
-            return .failure(failure)
+        let fd: Int32
+        switch valueOrErrno({ mkstemp(&template) }) {
+        case .success(let made): fd = made
+        case .failure(let error): return .failure(error)
         }
-        guard rename(temporary, path) == 0 else {
-            let error = Errno(rawValue: errno)
+        _ = valueOrErrno { fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let synced = Descriptor.writeAll(fd, text).flatMap { valueOrErrno { fsync(fd) }.map { _ in () } }
+        Descriptor.close(fd)
+        if case .failure = synced {
+            unlink(temporary)
+            return synced
+        }
+        if case .failure(let error) = valueOrErrno({ rename(temporary, path) }) {
             unlink(temporary)
             return .failure(error)
         }
         return .success(())
     }
 }
-#endif

@@ -1,8 +1,7 @@
 import SuperviseLifecycle
 import _SuperviseCShims
-#if canImport(Glibc)
 import Glibc
-#endif
+import SystemPackage
 
 /// One epoll set and one timerfd: every descriptor the supervisor waits on, and its next deadline.
 ///
@@ -26,17 +25,20 @@ public final class EventLoop {
     public static let writable = UInt32(EPOLLOUT.rawValue)
 
     public init() throws(SupervisorError) {
-        epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
-        timerFD = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
-        guard epollFD >= 0, timerFD >= 0 else {
-            throw SupervisorError(.system, "cannot create the event loop: \(describeErrno(errno))", errno: errno)
+        let epoll = valueOrErrno { epoll_create1(Int32(EPOLL_CLOEXEC)) }
+        let timer = valueOrErrno { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }
+        do throws(Errno) {
+            (epollFD, timerFD) = (try epoll.get(), try timer.get())
+        } catch {
+            for case .success(let fd) in [epoll, timer] { Descriptor.close(fd) }
+            throw SupervisorError(.system, "cannot create the event loop: \(error.sentenceText)", errno: error.rawValue)
         }
         _ = _supervise_epoll_ctl(epollFD, EPOLL_CTL_ADD, timerFD, Self.readable, UInt64(UInt32(bitPattern: timerFD)))
     }
 
     deinit {
-        close(timerFD)
-        close(epollFD)
+        Descriptor.close(timerFD)
+        Descriptor.close(epollFD)
     }
 
     /// Waits on `fd` for `events`; returns `false` when the fd can't be polled (a regular file, /dev/null).
@@ -66,14 +68,14 @@ public final class EventLoop {
     /// With `pollOnly`, collects only what is ready now and does not block.
     public func wait(until deadline: Instant?, pollOnly: Bool = false) {
         arm(deadline)
-        let count = retryingOnInterrupt { _supervise_epoll_wait(epollFD, &ready, Int32(ready.count), pollOnly ? 0 : -1) }
-        guard count > 0 else { return }
+        let waited = valueOrErrno { _supervise_epoll_wait(epollFD, &ready, Int32(ready.count), pollOnly ? 0 : -1) }
+        guard case .success(let count) = waited, count > 0 else { return }
         for index in 0..<Int(count) {
             let event = ready[index]
             let fd = Int32(bitPattern: UInt32(truncatingIfNeeded: event.token))
             if fd == timerFD {
                 var expirations: UInt64 = 0
-                _ = read(timerFD, &expirations, 8)
+                _ = valueOrErrno { read(timerFD, &expirations, 8) }
                 armedDeadline = nil
                 continue
             }

@@ -1,7 +1,5 @@
 import SuperviseLifecycle
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// CLOCK_MONOTONIC, read through the vDSO (no system call).
 public enum MonotonicClock {

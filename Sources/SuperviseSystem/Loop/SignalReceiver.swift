@@ -1,7 +1,5 @@
 import _SuperviseCShims
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The signals the supervisor acts on, received through a signalfd.
 ///
@@ -20,19 +18,21 @@ public final class SignalReceiver {
         for signal in signals { sigaddset(&mask, signal) }
         sigprocmask(SIG_BLOCK, &mask, &previousMask)
         signal(SIGPIPE, SIG_IGN)
-        fd = signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
-        guard fd >= 0 else {
-            throw SupervisorError(.system, "cannot receive signals: \(describeErrno(errno))", errno: errno)
+        switch valueOrErrno({ signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC)) }) {
+        case .success(let fd): self.fd = fd
+        case .failure(let error):
+            throw SupervisorError(.system, "cannot receive signals: \(error.sentenceText)", errno: error.rawValue)
         }
     }
 
-    deinit { close(fd) }
+    deinit { Descriptor.close(fd) }
 
     /// Every signal pending now, in arrival order (SIGCHLD coalesced by the kernel).
     public func drain() -> [Int32] {
         var signals: [Int32] = []
         var info = signalfd_siginfo()
-        while retryingOnInterrupt({ read(fd, &info, MemoryLayout<signalfd_siginfo>.size) }) == MemoryLayout<signalfd_siginfo>.size {
+        let size = MemoryLayout<signalfd_siginfo>.size
+        while case .success(size) = valueOrErrno({ read(fd, &info, size) }) {
             signals.append(Int32(info.ssi_signo))
         }
         return signals

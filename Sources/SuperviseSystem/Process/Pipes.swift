@@ -1,5 +1,4 @@
-import Glibc
-import _SuperviseCShims
+import SystemPackage
 
 /// The two pipes of the child protocol: events (supervisor → child) and requests (child → supervisor).
 ///
@@ -17,59 +16,58 @@ public struct ProtocolChannels: Sendable {
 
     /// Creates both pipes.
     public init() throws(SupervisorError) {
-        let events = try Self.makePipe(nonBlocking: \.write)
-        let requests: (read: Int32, write: Int32)
+        let events = try Self.makePipe(nonBlocking: \.writeEnd)
+        let requests: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
         do {
-            requests = try Self.makePipe(nonBlocking: \.read)
+            requests = try Self.makePipe(nonBlocking: \.readEnd)
         } catch {
-            close(events.read)
-            close(events.write)
+            Descriptor.close(events.readEnd.rawValue)
+            Descriptor.close(events.writeEnd.rawValue)
             throw error
         }
-        eventsRead = events.read
-        eventsWrite = events.write
-        requestsRead = requests.read
-        requestsWrite = requests.write
+        eventsRead = events.readEnd.rawValue
+        eventsWrite = events.writeEnd.rawValue
+        requestsRead = requests.readEnd.rawValue
+        requestsWrite = requests.writeEnd.rawValue
     }
 
     /// Closes the child's ends, once the child has them (after spawning, or when the spawn failed).
     ///
     /// The supervisor must not keep `requestsWrite` open, or the requests pipe never reaches EOF.
     public func closeChildEnds() {
-        close(eventsRead)
-        close(requestsWrite)
+        Descriptor.close(eventsRead)
+        Descriptor.close(requestsWrite)
     }
 
     /// Closes the supervisor's ends, once the child is gone.
     public func closeSupervisorEnds() {
-        close(eventsWrite)
-        close(requestsRead)
+        Descriptor.close(eventsWrite)
+        Descriptor.close(requestsRead)
     }
 
-    /// A close-on-exec pipe whose `nonBlocking` end (the supervisor's) is non-blocking.
+    /// A close-on-exec pipe (made so atomically, with `pipe2`) whose `supervisorEnd` is non-blocking.
     private static func makePipe(
-        nonBlocking supervisorEnd: KeyPath<(read: Int32, write: Int32), Int32>
-    ) throws(SupervisorError) -> (read: Int32, write: Int32) {
-        var fds: [Int32] = [-1, -1]
-        guard _supervise_pipe2(&fds, O_CLOEXEC) == 0 else {
-            throw failure("create a protocol pipe", errno)
+        nonBlocking supervisorEnd: KeyPath<(readEnd: FileDescriptor, writeEnd: FileDescriptor), FileDescriptor>
+    ) throws(SupervisorError) -> (readEnd: FileDescriptor, writeEnd: FileDescriptor) {
+        let ends: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        do throws(Errno) {
+            ends = try FileDescriptor.pipe(options: .closeOnExec)
+        } catch {
+            throw failure("create a protocol pipe", error)
         }
-        let ends = (read: fds[0], write: fds[1])
-        let flags = fcntl(ends[keyPath: supervisorEnd], F_GETFL)
-        guard flags >= 0, fcntl(ends[keyPath: supervisorEnd], F_SETFL, flags | O_NONBLOCK) == 0 else {
-            let error = errno
-            close(ends.read)
-            close(ends.write)
+        if case .failure(let error) = Descriptor.setNonBlocking(ends[keyPath: supervisorEnd].rawValue) {
+            Descriptor.close(ends.readEnd.rawValue)
+            Descriptor.close(ends.writeEnd.rawValue)
             throw failure("make a protocol pipe non-blocking", error)
         }
         return ends
     }
 
-    private static func failure(_ action: String, _ error: Int32) -> SupervisorError {
+    private static func failure(_ action: String, _ error: Errno) -> SupervisorError {
         SupervisorError(
             .system,
-            "cannot \(action): \(String(cString: strerror(error))); "
+            "cannot \(action): \(error.sentenceText); "
                 + "raise the open-files limit (ulimit -n) or run fewer children",
-            errno: error)
+            errno: error.rawValue)
     }
 }

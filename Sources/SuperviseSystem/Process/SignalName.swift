@@ -1,7 +1,5 @@
 import _SuperviseCShims
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Signal numbers as people read them.
 public enum SignalName {
@@ -17,4 +15,12 @@ public enum SignalName {
     public static var realTimeSignals: ClosedRange<Int32> {
         __libc_current_sigrtmin()...__libc_current_sigrtmax()
     }
+}
+
+/// The signal numbers the layers above name, so that they need no Glibc of their own.
+public enum SignalNumber {
+    /// SIGCHLD: a child exited, stopped or continued (``Reaper`` collects it).
+    public static let childStatusChanged = SIGCHLD
+    /// SIGCONT: continues a stopped process.
+    public static let continueStopped = SIGCONT
 }

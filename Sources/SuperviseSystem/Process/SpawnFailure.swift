@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 import _SuperviseCShims
 
 /// A failed spawn as the C shim reports it (the step and its errno), turned into the user's error.
@@ -9,7 +10,8 @@ struct SpawnFailure {
 
     var error: SupervisorError {
         let command = request.arguments.first ?? ""
-        let reason = String(cString: strerror(errno))
+        // Capitalised after the colon ("cannot run 'x': No such file or directory"), as a shell says it.
+        let reason = Errno(rawValue: errno).description
         switch step {
         case _SUPERVISE_STEP_EXEC:
             let status: Int32 = errno == ENOENT || errno == ENOTDIR ? 127 : 126

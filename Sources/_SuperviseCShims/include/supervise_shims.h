@@ -60,9 +60,6 @@ int _supervise_spawn(const _supervise_spawn_attributes * _Nonnull attributes,
                      pid_t * _Nonnull pid,
                      int * _Nonnull failed_step);
 
-/// pipe2(2), which the Swift Glibc module does not import.
-int _supervise_pipe2(int fds[_Nonnull 2], int flags);
-
 /// The abbreviated name of a signal without "SIG" ("KILL"), or NULL when it has none.
 const char * _Nullable _supervise_signal_abbreviation(int signal);
 

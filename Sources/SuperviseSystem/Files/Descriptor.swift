@@ -1,0 +1,84 @@
+import Glibc
+import SystemPackage
+
+/// What one non-blocking read got.
+public enum ReadResult: Equatable, Sendable {
+    /// This many bytes (more than zero).
+    case bytes(Int)
+    /// Nothing yet: the descriptor is non-blocking and empty (EAGAIN).
+    case wouldBlock
+    /// The writer closed its end: nothing more will come.
+    case endOfFile
+    /// The read failed.
+    case failed(Errno)
+}
+
+/// The calls the layers above make on a descriptor they were given, by number.
+public enum Descriptor {
+    /// The supervisor's standard input, output and error.
+    public static let standardInput: Int32 = 0
+    public static let standardOutput: Int32 = 1
+    public static let standardError: Int32 = 2
+
+    /// Reads what `fd` has now, up to `buffer.count` bytes, retrying on EINTR.
+    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
+        switch valueOrErrno({ Glibc.read(fd, buffer.baseAddress!, buffer.count) }) {
+        case .success(0): .endOfFile
+        case .success(let count): .bytes(count)
+        case .failure(.resourceTemporarilyUnavailable): .wouldBlock
+        case .failure(let error): .failed(error)
+        }
+    }
+
+    /// Writes as much of `bytes` to `fd` as it takes, retrying on partial writes and EINTR: the
+    /// bytes written, and the error that stopped it before the end (EAGAIN when a non-blocking
+    /// pipe is full), if any.
+    public static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> (written: Int, stoppedBy: Errno?) {
+        var offset = 0
+        while offset < bytes.count {
+            switch valueOrErrno({ Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset) }) {
+            // A write of more than zero bytes that writes none: never expected, never retried.
+            case .success(0): return (offset, .ioError)
+            case .success(let written): offset += written
+            case .failure(let error): return (offset, error)
+            }
+        }
+        return (offset, nil)
+    }
+
+    /// Writes all of `bytes` to `fd`, retrying on partial writes and EINTR.
+    @discardableResult
+    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Void, Errno> {
+        write(fd, bytes).stoppedBy.map { .failure($0) } ?? .success(())
+    }
+
+    /// Writes all of `text` to `fd`, retrying on partial writes and EINTR.
+    @discardableResult
+    public static func writeAll(_ fd: Int32, _ text: String) -> Result<Void, Errno> {
+        var text = text
+        return text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Sets O_NONBLOCK on `fd`.
+    @discardableResult
+    public static func setNonBlocking(_ fd: Int32) -> Result<Void, Errno> {
+        valueOrErrno { fcntl(fd, F_GETFL) }
+            .flatMap { flags in valueOrErrno { fcntl(fd, F_SETFL, flags | O_NONBLOCK) } }
+            .map { _ in () }
+    }
+
+    /// Opens /dev/null for reading, close-on-exec: a child's stdin when the supervisor reads its own.
+    public static func openNullDevice() -> Result<Int32, Errno> {
+        valueOrErrno { open("/dev/null", O_RDONLY | O_CLOEXEC) }
+    }
+
+    /// Closes `fd`. Not retried on EINTR: on Linux the descriptor is closed even then.
+    public static func close(_ fd: Int32) {
+        _ = Glibc.close(fd)
+    }
+
+    /// Whether `fd` is a terminal.
+    public static func isTerminal(_ fd: Int32) -> Bool {
+        isatty(fd) == 1
+    }
+}

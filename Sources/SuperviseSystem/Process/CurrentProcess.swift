@@ -1,0 +1,32 @@
+import Glibc
+import SystemPackage
+import _SuperviseCShims
+
+/// The supervisor's own process: its pid, the environment it inherited, its place as a reaper.
+public enum CurrentProcess {
+    /// The supervisor's pid.
+    public static var id: Int32 { getpid() }
+
+    /// The environment the supervisor was started with, as `KEY=VALUE` entries in their order.
+    public static var environment: [String] {
+        var entries: [String] = []
+        var index = 0
+        while let entry = environ[index] {
+            entries.append(String(cString: entry))
+            index += 1
+        }
+        return entries
+    }
+
+    /// Ends the supervisor with `status`, flushing the C library's buffers (`exit(3)`).
+    public static func exit(_ status: Int32) -> Never {
+        Glibc.exit(status)
+    }
+
+    /// Makes the supervisor the reaper of its orphaned descendants (`PR_SET_CHILD_SUBREAPER`),
+    /// so that they are reparented to it rather than to init.
+    @discardableResult
+    public static func becomeSubreaper() -> Result<Void, Errno> {
+        valueOrErrno { _supervise_become_subreaper() }.map { _ in () }
+    }
+}

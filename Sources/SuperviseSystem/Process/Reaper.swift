@@ -1,0 +1,26 @@
+import Glibc
+import SuperviseLifecycle
+
+/// A change the kernel reports about a child of the supervisor (or an orphan reparented to it).
+public enum ChildStatusChange: Sendable {
+    /// It exited or was killed, and is reaped: its pid is free again.
+    case terminated(pid: Int32, ChildTermination)
+    /// It was stopped by a signal.
+    case stopped(pid: Int32)
+    /// It was continued by SIGCONT.
+    case continued(pid: Int32)
+}
+
+/// Collects the supervisor's children's status changes, without waiting (`waitpid(-1, WNOHANG)`).
+public enum Reaper {
+    /// The next status change the kernel has for any child, or `nil` when none is waiting now.
+    public static func next() -> ChildStatusChange? {
+        var status: Int32 = 0
+        guard case .success(let pid) = valueOrErrno({ waitpid(-1, &status, WNOHANG | WUNTRACED | WCONTINUED) }),
+              pid > 0
+        else { return nil }
+        if status & 0xff == 0x7f { return .stopped(pid: pid) }  // WIFSTOPPED
+        if status == 0xffff { return .continued(pid: pid) }  // WIFCONTINUED
+        return .terminated(pid: pid, ChildTermination(waitStatus: status))
+    }
+}
