@@ -24,22 +24,6 @@ allowed_imports() {
     esac
 }
 
-# One file's import allowed for now, as "PATH-UNDER-SOURCES MODULE"; delete an entry once it is gone.
-# SupervisedChild*.swift belong to the lifecycle branch: they call close() and name SIGCONT
-# until they switch to RequestReader.close(), EventWriter.close() and SignalNumber.continueStopped.
-exceptions=(
-    "SuperviseShell/Supervisor/SupervisedChild.swift Glibc"
-    "SuperviseShell/Supervisor/SupervisedChild+Actions.swift Glibc"
-)
-
-is_exception() {
-    local entry
-    for entry in "${exceptions[@]}"; do
-        [[ $entry == "$1 $2" ]] && return 0
-    done
-    return 1
-}
-
 failed=0
 while IFS= read -r -d '' file; do
     relative=${file#"$sources"/}
@@ -59,7 +43,6 @@ while IFS= read -r -d '' file; do
         case " Swift _Concurrency $allowed " in
             *" $module "*) continue ;;
         esac
-        is_exception "$relative" "$module" && continue
         echo "$file: imports $module, which $target may not (allowed: ${allowed:-the standard library only})"
         failed=1
     done < <(sed -nE 's/^[[:space:]]*(@[A-Za-z_]+(\([^)]*\))?[[:space:]]+)*import[[:space:]]+((typealias|struct|class|enum|protocol|let|var|func)[[:space:]]+)?([A-Za-z_][A-Za-z0-9_]*).*/\5/p' "$file")

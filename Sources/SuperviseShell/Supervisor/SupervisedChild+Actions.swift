@@ -2,9 +2,6 @@ import SuperviseConfig
 import SuperviseLifecycle
 import SuperviseSystem
 import SuperviseProtocol
-#if canImport(Glibc)
-import Glibc
-#endif
 
 extension SupervisedChild {
     /// Carries out the lifecycle's actions in order. Consecutive sends go out in one write.
@@ -57,7 +54,7 @@ extension SupervisedChild {
             }
         case .signalTree(let signal):
             unit.signalTree(signal)
-            unit.signalTree(SIGCONT)
+            unit.signalTree(SignalNumber.continueStopped)
         case .killTree:
             unit.killAll()
         case .stateChanged(let state):

@@ -3,9 +3,6 @@ import SuperviseLifecycle
 import SuperviseSystem
 import Logging
 import SuperviseProtocol
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// One supervised child: its core (every rule, over all its runs), its process, pipes and
 /// freezer unit, and its record.
@@ -223,13 +220,13 @@ final class SupervisedChild {
         wrappedUp = true
         if let reader {
             loop.remove(reader.fd)
-            close(reader.fd)
+            reader.close()
             self.reader = nil
         }
         if let writer {
             errorsDroppedBefore += writer.errorsDropped
             loop.remove(writer.fd)
-            close(writer.fd)
+            writer.close()
             self.writer = nil
         }
         output?.finish()
