@@ -43,8 +43,6 @@ public final class EventWriter {
     /// `expire ID\n` with the longest ID.
     static let longestExpireLine = "expire \n".utf8.count + TaskID.maxLength
 
-    var hasBacklog: Bool { !backlog.isEmpty }
-
     /// Encodes `events` and writes them with one `write(2)` where the pipe has room.
     public func send(_ events: [Event]) {
         guard !isBroken else { return }
