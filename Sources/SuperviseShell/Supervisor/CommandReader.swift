@@ -11,12 +11,6 @@ import SuperviseProtocol
 /// stdin is read only once every line read before has run, one chunk at a time, and a
 /// line over ``maxLineLength`` is skipped without being stored: what is buffered stays bounded.
 final class CommandReader {
-    /// What keeps the next command from running.
-    enum Hold {
-        case wait(state: ChildState, target: ControlTarget, deadline: Instant, line: Int, text: String)
-        case sleep(until: Instant)
-    }
-
     /// One line of stdin, numbered from 1.
     struct Line {
         let number: Int
@@ -39,7 +33,8 @@ final class CommandReader {
     private var lines: [Line] = []
     private var nextIndex = 0
     private var lineNumber = 0
-    var hold: Hold?
+    /// What keeps the next command from running.
+    var hold: CommandHold?
 
     init(fd: Int32) { self.fd = fd }
 
@@ -54,13 +49,7 @@ final class CommandReader {
     var needsDirectRead: Bool { !pollable && !reachedEOF && hold == nil && nextIndex == lines.count }
 
     /// The instant a hold ends by itself, if any.
-    var holdDeadline: Instant? {
-        switch hold {
-        case .wait(_, _, let deadline, _, _): return deadline
-        case .sleep(let until): return until
-        case nil: return nil
-        }
-    }
+    var holdDeadline: Instant? { hold?.deadline }
 
     /// Reads what stdin has now (one chunk), splitting it into lines. Stdin is not watched
     /// again until those lines have all run.

@@ -85,31 +85,20 @@ extension Supervisor {
     /// Ends a `sleep` whose time is up, or a `wait` that is satisfied, timed out or can't be satisfied.
     private func releaseHold(at now: Instant) {
         guard let commands, let hold = commands.hold else { return }
-        switch hold {
-        case .sleep(let until):
-            if until <= now { commands.hold = nil }
-        case .wait(let state, let target, let deadline, let line, let text):
-            let targets: [SupervisedChild] = switch target {
-            case .all: children
-            case .unnamed: children
-            case .named(let name): children.filter { $0.name == name }
-            }
-            // A wait looks when it starts and when its time is up: cgroup v1 tells nothing.
-            if deadline <= now {
-                for child in targets { child.lookForOutsideChange(at: now) }
-            }
-            if targets.allSatisfy({ $0.state == state }) {
-                commands.hold = nil
-            } else if let stuck = targets.first(where: { $0.isDone && $0.state != state }) {
-                commands.hold = nil
-                outcome.waitFailed = true
-                refuse(line, text, "\(stuck.name) has exited and can't become \(state.rawValue)")
-            } else if deadline <= now {
-                commands.hold = nil
-                outcome.waitFailed = true
-                let late = targets.filter { $0.state != state }.map { "\($0.name) is \($0.state.rawValue)" }
-                refuse(line, text, "timed out: " + late.joined(separator: ", "))
-            }
+        // A wait looks when it starts and when its time is up: cgroup v1 tells nothing.
+        if hold.deadline <= now {
+            for child in children where hold.isWaiting(for: child.name) { child.lookForOutsideChange(at: now) }
+        }
+        let waited = children.map { CommandHold.Child(name: $0.name, state: $0.state, isDone: $0.isDone) }
+        switch hold.verdict(over: waited, at: now) {
+        case .holds:
+            break
+        case .released:
+            commands.hold = nil
+        case .failed(let reason):
+            commands.hold = nil
+            outcome.waitFailed = true
+            if case .wait(_, _, _, let line, let text) = hold { refuse(line, text, reason) }
         }
     }
 

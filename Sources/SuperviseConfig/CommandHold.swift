@@ -1,0 +1,67 @@
+import SuperviseLifecycle
+
+/// What keeps the next stdin command from running: a `wait` or a `sleep`, and when it ends.
+public enum CommandHold: Equatable, Sendable {
+    /// `wait STATE [NAME|all] [TIMEOUT]`, read on stdin line `line` as `text`.
+    case wait(state: ChildState, target: ControlTarget, deadline: Instant, line: Int, text: String)
+    /// `sleep DURATION`.
+    case sleep(until: Instant)
+
+    /// What one waited-for child looks like when a hold is judged.
+    public struct Child: Equatable, Sendable {
+        public let name: String
+        public let state: ChildState
+        /// Nothing more will happen to it: exited, its tree gone, no restart pending.
+        public let isDone: Bool
+
+        public init(name: String, state: ChildState, isDone: Bool) {
+            self.name = name
+            self.state = state
+            self.isDone = isDone
+        }
+    }
+
+    /// How a hold stands at an instant.
+    public enum Verdict: Equatable, Sendable {
+        /// Still in force.
+        case holds
+        /// Over: the sleep's time is up, or every child waited for is in the state.
+        case released
+        /// Over, and the `wait` failed (the run's exit status becomes 123): why, in one line.
+        case failed(String)
+    }
+
+    /// The instant the hold ends by itself.
+    public var deadline: Instant {
+        switch self {
+        case .wait(_, _, let deadline, _, _): deadline
+        case .sleep(let until): until
+        }
+    }
+
+    /// Whether this is a `wait` for the child `name`.
+    public func isWaiting(for name: String) -> Bool {
+        switch self {
+        case .wait(_, .all, _, _, _), .wait(_, .unnamed, _, _, _): true
+        case .wait(_, .named(let target), _, _, _): target == name
+        case .sleep: false
+        }
+    }
+
+    /// Judges the hold at `now` over every supervised child: a `wait` is released once all the
+    /// children it names are in its state, fails at once when one of them is done in another
+    /// state, and fails when its time is up.
+    public func verdict(over children: [Child], at now: Instant) -> Verdict {
+        guard case .wait(let state, _, let deadline, _, _) = self else {
+            return now >= deadline ? .released : .holds
+        }
+        let targets = children.filter { isWaiting(for: $0.name) }
+        if targets.allSatisfy({ $0.state == state }) { return .released }
+        if let stuck = targets.first(where: { $0.isDone && $0.state != state }) {
+            return .failed("\(stuck.name) has exited and can't become \(state.rawValue)")
+        }
+        guard now >= deadline else { return .holds }
+        let late = targets.filter { $0.state != state }.map { "\($0.name) is \($0.state.rawValue)" }
+        return .failed("timed out: " + late.joined(separator: ", "))
+    }
+}

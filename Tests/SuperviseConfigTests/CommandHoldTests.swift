@@ -1,0 +1,51 @@
+import Testing
+@testable import SuperviseConfig
+@testable import SuperviseLifecycle
+
+/// When a `wait` or `sleep` on stdin lets the next command run, on a virtual clock.
+@Suite(.timeLimit(.minutes(1))) struct CommandHoldTests {
+    private let start = Instant(nanoseconds: 1_000_000_000)
+
+    private func wait(_ state: ChildState, _ target: ControlTarget, seconds: Int64 = 10) -> CommandHold {
+        .wait(state: state, target: target, deadline: start + .seconds(seconds), line: 3, text: "wait")
+    }
+
+    private func child(_ name: String, _ state: ChildState, done: Bool = false) -> CommandHold.Child {
+        CommandHold.Child(name: name, state: state, isDone: done)
+    }
+
+    @Test func aSleepHoldsUntilItsTimeIsUp() {
+        let hold = CommandHold.sleep(until: start + .seconds(2))
+        #expect(hold.verdict(over: [], at: start + .seconds(1)) == .holds)
+        #expect(hold.verdict(over: [], at: start + .seconds(2)) == .released)
+        #expect(hold.deadline == start + .seconds(2))
+        #expect(!hold.isWaiting(for: "a"))
+    }
+
+    @Test func aWaitForAllIsReleasedOnlyOnceEveryChildIsInTheState() {
+        let hold = wait(.suspended, .all)
+        #expect(hold.verdict(over: [child("a", .suspended), child("b", .suspending)], at: start) == .holds)
+        #expect(hold.verdict(over: [child("a", .suspended), child("b", .suspended)], at: start) == .released)
+    }
+
+    @Test func aWaitForOneChildLooksAtThatChildOnly() {
+        let hold = wait(.active, .named("b"))
+        #expect(hold.isWaiting(for: "b") && !hold.isWaiting(for: "a"))
+        #expect(hold.verdict(over: [child("a", .suspended), child("b", .active)], at: start) == .released)
+        #expect(hold.verdict(over: [child("a", .exited, done: true), child("b", .background)], at: start) == .holds)
+    }
+
+    @Test func aWaitFailsAtOnceForAChildThatCanNoLongerGetThere() {
+        let hold = wait(.active, .unnamed)
+        #expect(hold.verdict(over: [child("w", .exited, done: true)], at: start)
+                == .failed("w has exited and can't become active"))
+        #expect(hold.verdict(over: [child("w", .exited, done: false)], at: start) == .holds, "a restart may come")
+    }
+
+    @Test func aWaitFailsWhenItsTimeIsUpNamingTheLateChildren() {
+        let hold = wait(.suspended, .all, seconds: 5)
+        let children = [child("a", .suspended), child("b", .background), child("c", .active)]
+        #expect(hold.verdict(over: children, at: start + .seconds(4)) == .holds)
+        #expect(hold.verdict(over: children, at: start + .seconds(5)) == .failed("timed out: b is background, c is active"))
+    }
+}
