@@ -50,6 +50,8 @@ final class FakeKernel: FreezerSystem {
     var upcomingKillFailures: [Int32: [Errno]] = [:]
     /// Called after each signal is delivered: a test's processes fork or exit here.
     var afterSignal: (_ pid: Int32, _ signal: Int32) -> Void = { _, _ in }
+    /// Called after each listing of a directory, before its entries are read: a process exits here mid-scan.
+    var afterListing: (_ path: String) -> Void = { _ in }
 
     /// Notifications queued on each inotify descriptor, not yet drained.
     private(set) var pendingNotifications: [Int32: Int] = [:]
@@ -161,6 +163,7 @@ final class FakeKernel: FreezerSystem {
     }
 
     func subdirectories(of path: String) -> Result<[String], Errno> {
+        defer { afterListing(path) }
         if path == "/proc" { return .success(processes.keys.sorted().map(String.init) + ["self", "sys"]) }
         if path.hasPrefix("/proc/") {
             let fields = path.split(separator: "/")
