@@ -26,9 +26,10 @@ public final class CgroupV2Freezer: Freezer {
             cgroup.remove()
             throw FreezerUnusable("cgroup v2 at \(location.directory) has no cgroup.freeze (it needs Linux 5.2 or later)")
         }
-        inotifyFD = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard inotifyFD >= 0 else {
-            let error = Errno(rawValue: errno)
+        switch system.makeInotify() {
+        case .success(let fd):
+            inotifyFD = fd
+        case .failure(let error):
             cgroup.remove()
             throw FreezerUnusable("cgroup v2 freezes can't be watched: inotify: \(error.sentenceText) "
                                   + "(raise fs.inotify.max_user_instances)")
@@ -47,7 +48,7 @@ public final class CgroupV2Freezer: Freezer {
         units.removeAll()
         cgroup.remove()
         if inotifyFD >= 0 {
-            close(inotifyFD)
+            system.close(inotifyFD)
             inotifyFD = -1
         }
     }

@@ -26,6 +26,11 @@ protocol FreezerSystem {
     func write(_ text: String, to fd: Int32) -> Result<Void, Errno>
     func close(_ fd: Int32)
 
+    /// Takes an exclusive lock on `directory` without waiting; `nil` when someone else holds it.
+    func lockDirectory(_ directory: String) -> Result<(any DirectoryLock)?, Errno>
+
+    /// A new non-blocking inotify instance, closed with ``close(_:)``.
+    func makeInotify() -> Result<Int32, Errno>
     /// Adds a watch for modifications of `path` to the inotify instance `inotifyFD`; the watch.
     func watchModifications(of path: String, on inotifyFD: Int32) -> Result<Int32, Errno>
     func removeWatch(_ watch: Int32, from inotifyFD: Int32)
@@ -59,6 +64,14 @@ struct LinuxFreezerSystem: FreezerSystem {
     func readAll(_ fd: Int32) -> Result<String, Errno> { FileIO.readAll(fd) }
     func write(_ text: String, to fd: Int32) -> Result<Void, Errno> { FileIO.write(text, to: fd) }
     func close(_ fd: Int32) { _ = Glibc.close(fd) }
+
+    func lockDirectory(_ directory: String) -> Result<(any DirectoryLock)?, Errno> {
+        CgroupDirectoryLock.acquire(directory).map { $0 }
+    }
+
+    func makeInotify() -> Result<Int32, Errno> {
+        valueOrErrno { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
+    }
 
     func watchModifications(of path: String, on inotifyFD: Int32) -> Result<Int32, Errno> {
         valueOrErrno { inotify_add_watch(inotifyFD, path, UInt32(IN_MODIFY)) }

@@ -18,16 +18,17 @@ public enum StaleCgroupSweeper {
     }
 
     /// Sweeps the supervisor cgroups in each of `parents`, as `sweep()` does next to this run's own.
-    static func sweep(_ parents: [(version: CgroupVersion, directory: String)]) -> [String] {
-        let tree = CgroupTree()
+    static func sweep(_ parents: [(version: CgroupVersion, directory: String)],
+                      system: any FreezerSystem = LinuxFreezerSystem()) -> [String] {
+        let tree = CgroupTree(system)
         var lines: [String] = []
         for (version, parent) in parents {
-            for name in tree.system.subdirectoriesOrNone(of: parent) where SupervisorCgroupName.matches(name) {
+            for name in system.subdirectoriesOrNone(of: parent) where SupervisorCgroupName.matches(name) {
                 let directory = parent + "/" + name
-                guard case .success(let lock?) = CgroupDirectoryLock.acquire(directory) else { continue }
+                guard case .success(let lock?) = system.lockDirectory(directory) else { continue }
                 defer { lock.release() }
                 // The kernel refuses to remove a cgroup that holds a process or a child cgroup.
-                guard lock.isOn(directory), case .failure = tree.system.removeDirectory(directory) else { continue }
+                guard lock.isOn(directory), case .failure = system.removeDirectory(directory) else { continue }
                 lines.append(sweep(directory, version: version, tree: tree))
             }
         }

@@ -12,7 +12,7 @@ final class SupervisorCgroup {
     let directory: String
     private let system: any FreezerSystem
     /// Held until the directory is removed: while it is, no sweep touches the directory.
-    private let lock: CgroupDirectoryLock
+    private let lock: any DirectoryLock
     private var counter = 0
 
     /// Creates a cgroup in `location` named by `names` (a fresh name each call) and locks it.
@@ -36,7 +36,7 @@ final class SupervisorCgroup {
             case .failure(let error):
                 throw FreezerUnusable("could not create \(directory): \(error.sentenceText)")
             }
-            switch CgroupDirectoryLock.acquire(directory) {
+            switch system.lockDirectory(directory) {
             case .success(let lock?) where lock.isOn(directory):
                 self.directory = directory
                 self.lock = lock
