@@ -44,6 +44,16 @@ final class FakeKernel: FreezerSystem {
     var upcomingReads: [String: [Result<String, Errno>]] = [:]
     /// What the next writes to a path fail with, first first.
     var upcomingWriteFailures: [String: [Errno]] = [:]
+    /// Directories whose lock another process holds.
+    var lockedElsewhere: Set<String> = []
+    /// Directories locked through this kernel and not released yet.
+    fileprivate(set) var lockedDirectories: Set<String> = []
+    /// How many times each directory was made: a lock is on the one it was taken on.
+    fileprivate var generations: [String: Int] = [:]
+    /// Called after each directory is made: a sweep takes it here.
+    var afterMakingDirectory: (_ path: String) -> Void = { _ in }
+    /// Paths whose `access` fails, with what.
+    var accessFailures: [String: Errno] = [:]
     /// Paths whose opening fails, with what.
     var openFailures: [String: Errno] = [:]
     /// What the next kills of a pid fail with, first first.
@@ -66,6 +76,7 @@ final class FakeKernel: FreezerSystem {
     /// Makes a cgroup v2 directory with its files; `cgroupKill` is false for kernels before 5.14.
     func addCgroupV2(_ directory: String, cgroupKill: Bool = true) {
         directories.insert(directory)
+        generations[directory, default: 0] += 1
         files[directory + "/cgroup.freeze"] = "0\n"
         if cgroupKill { files[directory + "/cgroup.kill"] = "" }
     }
@@ -73,6 +84,7 @@ final class FakeKernel: FreezerSystem {
     /// Makes a cgroup v1 freezer directory, THAWED.
     func addCgroupV1(_ directory: String) {
         directories.insert(directory)
+        generations[directory, default: 0] += 1
         files[directory + "/freezer.state"] = "THAWED\n"
     }
 
@@ -144,10 +156,21 @@ final class FakeKernel: FreezerSystem {
         return .success(())
     }
 
+    /// A directory made in a cgroup is a cgroup of the same hierarchy, with its files.
     func makeDirectory(_ path: String) -> Result<Void, Errno> {
         calls.append(.makeDirectory(path))
         guard !directories.contains(path) else { return .failure(.fileExists) }
-        directories.insert(path)
+        let parent = split(path).directory
+        guard directories.contains(parent) else { return .failure(.noSuchFileOrDirectory) }
+        if files[parent + "/cgroup.freeze"] != nil {
+            addCgroupV2(path, cgroupKill: files[parent + "/cgroup.kill"] != nil)
+        } else if files[parent + "/freezer.state"] != nil {
+            addCgroupV1(path)
+        } else {
+            directories.insert(path)
+            generations[path, default: 0] += 1
+        }
+        afterMakingDirectory(path)
         return .success(())
     }
 
@@ -176,7 +199,8 @@ final class FakeKernel: FreezerSystem {
     }
 
     func access(_ path: String, _ mode: Int32) -> Result<Void, Errno> {
-        directories.contains(path) || render(path).isSuccess ? .success(()) : .failure(.noSuchFileOrDirectory)
+        if let error = accessFailures[path] { return .failure(error) }
+        return directories.contains(path) || render(path).isSuccess ? .success(()) : .failure(.noSuchFileOrDirectory)
     }
 
     func open(_ path: String, _ flags: Int32) -> Result<Int32, Errno> {
@@ -203,6 +227,18 @@ final class FakeKernel: FreezerSystem {
 
     func close(_ fd: Int32) {
         openFiles[fd] = nil
+    }
+
+    func lockDirectory(_ directory: String) -> Result<(any DirectoryLock)?, Errno> {
+        guard directories.contains(directory) else { return .failure(.noSuchFileOrDirectory) }
+        guard !lockedElsewhere.contains(directory), lockedDirectories.insert(directory).inserted else { return .success(nil) }
+        return .success(FakeLock(kernel: self, directory: directory, generation: generations[directory] ?? 0))
+    }
+
+    func makeInotify() -> Result<Int32, Errno> {
+        nextDescriptor += 1
+        openFiles[nextDescriptor] = "anon_inode:inotify"
+        return .success(nextDescriptor)
     }
 
     func watchModifications(of path: String, on inotifyFD: Int32) -> Result<Int32, Errno> {
@@ -304,6 +340,28 @@ final class FakeKernel: FreezerSystem {
     private func split(_ path: String) -> (directory: String, name: String) {
         guard let slash = path.lastIndex(of: "/") else { return ("", path) }
         return (String(path[..<slash]), String(path[path.index(after: slash)...]))
+    }
+}
+
+/// A lock taken through a ``FakeKernel``: on the directory it was taken on while that is not removed or made anew.
+final class FakeLock: DirectoryLock {
+    private let kernel: FakeKernel
+    private let directory: String
+    private let generation: Int
+    private var held = true
+
+    fileprivate init(kernel: FakeKernel, directory: String, generation: Int) {
+        (self.kernel, self.directory, self.generation) = (kernel, directory, generation)
+    }
+
+    func isOn(_ directory: String) -> Bool {
+        directory == self.directory && kernel.directories.contains(directory) && kernel.generations[directory] == generation
+    }
+
+    func release() {
+        guard held else { return }
+        held = false
+        kernel.lockedDirectories.remove(directory)
     }
 }
 
