@@ -3,8 +3,9 @@ import Glibc
 import SystemPackage
 
 /// The file and process operations the freezers make, and nothing else: cgroup and `/proc`
-/// files read and written, cgroup directories made and removed, `cgroup.events` watched,
-/// signals sent. The freezers take one at init, ``LinuxFreezerSystem`` unless a test gives
+/// files read and written, cgroup directories made, locked and removed, `cgroup.events`
+/// watched, signals sent. Calls whose failure no caller acts on (`close`, a watch removed, a
+/// drain) return nothing; every other one returns its `Errno`. The freezers take one at init, ``LinuxFreezerSystem`` unless a test gives
 /// them a fake, so their handling of what the kernel answers is tested without root.
 protocol FreezerSystem {
     /// The whole file at `path` (cgroup and `/proc` files are small).
@@ -18,7 +19,7 @@ protocol FreezerSystem {
     /// Whether `path` may be accessed for `mode` (`F_OK`, `W_OK`), as `access(2)` says.
     func access(_ path: String, _ mode: Int32) -> Result<Void, Errno>
 
-    /// Opens `path` for reading and writing again and again (O_CLOEXEC is always added).
+    /// Opens `path` with `flags` (O_CLOEXEC is always added), to read or write it again and again.
     func open(_ path: String, _ flags: Int32) -> Result<Int32, Errno>
     /// All of `fd` from offset 0: the file as the kernel renders it now.
     func readAll(_ fd: Int32) -> Result<String, Errno>
