@@ -102,6 +102,16 @@ struct CgroupV1UnitTests {
         #expect(throws: SupervisorError.self) { try unit.thaw() }
     }
 
+    /// v1 has no `cpu.stat` here: CPU time and memory are summed over the processes' `/proc`.
+    @Test func usageIsSummedOverTheProcesses() throws {
+        let unit = try makeUnit()
+        kernel.addCgroupV1(Self.directory + "/inner")
+        kernel.addProcess(601, parent: 600, in: Self.directory + "/inner")
+        let ticks = 2 * (7 + 3)
+        #expect(unit.resourceUsage() == ResourceUsage(rssKB: 2 * 250 * ProcFS.pageSize / 1024,
+                                                      cpuMS: Double(ticks) * 1000 / Double(ProcFS.ticksPerSecond)))
+    }
+
     @Test func removeEmptiesClosesAndRemovesTheCgroup() throws {
         let unit = try makeUnit()
         #expect(unit.placementFD != nil)

@@ -168,6 +168,18 @@ struct CgroupV2UnitTests {
         #expect(kernel.openDescriptors.isEmpty)
     }
 
+    /// CPU time from `cpu.stat`, memory from `memory.current`; without the memory controller,
+    /// the resident sets of the processes.
+    @Test func usageComesFromTheCgroupFilesAndElseFromProc() throws {
+        let unit = try makeUnit()
+        #expect(unit.resourceUsage() == nil, "usage without cpu.stat")
+        kernel.files[Self.directory + "/cpu.stat"] = "usage_usec 12500\nuser_usec 10000\nsystem_usec 2500\n"
+        kernel.files[Self.directory + "/memory.current"] = "4096000\n"
+        #expect(unit.resourceUsage() == ResourceUsage(rssKB: 4000, cpuMS: 12.5))
+        kernel.files[Self.directory + "/memory.current"] = nil
+        #expect(unit.resourceUsage() == ResourceUsage(rssKB: 250 * ProcFS.pageSize / 1024, cpuMS: 12.5))
+    }
+
     @Test func aFileThatCanNotBeOpenedUndoesTheUnit() {
         kernel.addCgroupV2(Self.directory)
         kernel.openFailures[Self.directory + "/cgroup.procs"] = .permissionDenied

@@ -182,6 +182,48 @@ struct SignalStopUnitTests {
         #expect(!unit.isFrozen())
     }
 
+    /// A unit checked while another's check scans takes its answer from that scan: `background
+    /// all` costs one scan of `/proc`, not one per child.
+    @Test func oneScanAnswersEveryUnitCheckedInTheSameMoment() throws {
+        let freezer = SignalStopFreezer(adoption: nil, system: kernel)
+        let (_, first) = try makeUnit("first", main: 100, freezer: freezer)
+        let (_, second) = try makeUnit("second", main: 200, freezer: freezer)
+        var scans = 0
+        kernel.afterListing = { if $0 == "/proc" { scans += 1 } }
+        try first.requestFreeze()
+        try second.requestFreeze()
+        #expect(!first.isFrozen() && !second.isFrozen())
+        #expect(scans == 0, "a check in the moment of the request scanned")
+        #expect(first.isFrozen())
+        #expect(second.isFrozen())
+        #expect(scans == 1)
+    }
+
+    /// A zombie is gone; the unit is empty once every member is dead or reaped.
+    @Test func zombiesCountAsGone() throws {
+        let (_, unit) = try makeUnit()
+        kernel.addProcess(101, parent: 100)
+        try unit.requestFreeze()
+        #expect(frozen(unit))
+        #expect(!unit.isEmpty())
+        kernel.processes[100]?.threads[100] = ("Z", "0")
+        #expect(!unit.isEmpty(), "empty while 101 lived")
+        kernel.processes[101] = nil
+        #expect(unit.isEmpty())
+    }
+
+    /// Leaving, the freezer kills what is left below the supervisor: orphans no child claimed.
+    @Test func removeAllKillsTheUnclaimedOrphans() throws {
+        let freezer = SignalStopFreezer(adoption: OrphanAdoption(adopter: 50, soleChild: false), system: kernel)
+        _ = try makeUnit(freezer: freezer)
+        kernel.addProcess(300, parent: 50)
+        kernel.addProcess(301, parent: 300)
+        kernel.addProcess(400, parent: 1)
+        freezer.removeAll()
+        #expect(Set(kernel.signals.filter { $0.signal == SIGKILL }.map(\.pid)) == [100, 300, 301])
+        #expect(kernel.processes[400] != nil)
+    }
+
     /// An orphan reparented to the supervisor belongs to the child its SUPERVISE_NAME names,
     /// read from `/proc/PID/environ`, and is stopped with that child only.
     @Test func anAdoptedOrphanIsStoppedWithTheChildItNames() throws {
