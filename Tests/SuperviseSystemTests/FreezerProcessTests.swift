@@ -108,13 +108,13 @@ struct FreezerProcessTests {
         for _ in 0..<20 {
             try unit.requestFreeze()
             try #require(waitUpTo(.seconds(5)) { unit.isFrozen() })
-            let running = tree.descendants().filter { pid in ProcFS.threadStats(pid).contains { !"TtDZ".contains($0.state) } }
+            let running = tree.descendants().filter { pid in ProcFS().threadStats(pid).contains { !"TtDZ".contains($0.state) } }
             #expect(running.isEmpty, "frozen was reported while these ran: \(running)")
             try unit.thaw()
         }
         try unit.requestFreeze()
         try #require(waitUpTo(.seconds(5)) { unit.isFrozen() })
-        #expect(linked.allSatisfy { ProcFS.threadStats($0).allSatisfy { "TtD".contains($0.state) } })
+        #expect(linked.allSatisfy { ProcFS().threadStats($0).allSatisfy { "TtD".contains($0.state) } })
         #expect(tree.isStill("main"))
         #expect(tree.isStill("outside"), "the loop that left the process group kept running")
 
@@ -200,7 +200,7 @@ struct FreezerProcessTests {
         let v2 = try CgroupSystem.locate(.v2).get().directory + "/supervise-test-sweep-\(UUID())"
         let v1 = try CgroupSystem.locate(.v1Freezer).get().directory + "/supervise-test-sweep-\(UUID())"
         try #require(mkdir(v2, 0o755) == 0 && mkdir(v1, 0o755) == 0, "mkdir: errno \(errno)")
-        defer { for parent in [v2, v1] { _ = CgroupTree.remove(parent) } }
+        defer { for parent in [v2, v1] { _ = CgroupTree().remove(parent) } }
         let live = try SupervisorCgroup(in: CgroupLocation(mountPoint: v2, directory: v2), version: .v2)
         defer { live.remove() }
         let stale = [
@@ -288,7 +288,7 @@ private func spawn(_ arguments: [String], stdin: Int32? = nil, newGroup: Bool = 
 }
 
 private func isGone(_ pid: Int32) -> Bool {
-    ProcFS.stat(pid)?.isDead ?? true
+    ProcFS().stat(pid)?.isDead ?? true
 }
 
 /// A child shell, in its own process group, that forks three grandchildren: a `sleep` in the
@@ -359,7 +359,7 @@ private final class ProcessTree {
     func descendants() -> [Int32] {
         var found: [Int32] = []
         var pending = [pid]
-        let parents = Dictionary(ProcFS.allPIDs().compactMap { pid in ProcFS.stat(pid).map { (pid, $0.parent) } }) { first, _ in first }
+        let parents = Dictionary(ProcFS().allPIDs().compactMap { pid in ProcFS().stat(pid).map { (pid, $0.parent) } }) { first, _ in first }
         while let next = pending.popLast() {
             found.append(next)
             pending += parents.filter { $0.value == next }.map(\.key)
@@ -439,6 +439,6 @@ private final class StaleCgroup {
         let thaw = version == .v2 ? ("cgroup.freeze", "0") : ("freezer.state", "THAWED")
         _ = FileIO.write(thaw.1, toFile: directory + "/worker.1/" + thaw.0)
         sleeper.stop()
-        _ = CgroupTree.remove(directory)
+        _ = CgroupTree().remove(directory)
     }
 }

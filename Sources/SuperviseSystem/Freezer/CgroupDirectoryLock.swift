@@ -2,12 +2,20 @@
 import Glibc
 import SystemPackage
 
+/// A lock that says a directory is in use, held until released.
+protocol DirectoryLock: AnyObject {
+    /// Whether `directory` still names the directory this lock is on.
+    func isOn(_ directory: String) -> Bool
+    /// Drops the lock. Safe to call more than once.
+    func release()
+}
+
 /// An exclusive `flock` on a cgroup directory: how a supervisor says that its cgroup is in use.
 ///
 /// A supervisor holds one on its own cgroup for its whole life, and the kernel drops it when the
 /// supervisor dies, however it dies. The lock belongs to the directory's inode, so every pid and
 /// mount namespace that sees the directory sees the lock; a sweep judges a cgroup by it, never by a pid.
-final class CgroupDirectoryLock {
+final class CgroupDirectoryLock: DirectoryLock {
     /// The open directory (O_CLOEXEC: no child inherits it); -1 once released.
     private var fd: Int32
 

@@ -9,23 +9,26 @@ public final class CgroupV1Freezer: Freezer {
     public var directory: String { cgroup.directory }
 
     private let cgroup: SupervisorCgroup
+    private let system: any FreezerSystem
     private var units: [CgroupV1Unit] = []
 
     /// Creates this supervisor's cgroup below its own freezer cgroup, or says why cgroup v1 can't be used.
-    init(location: CgroupLocation) throws(FreezerUnusable) {
-        guard access(location.directory + "/cgroup.procs", W_OK) == 0 else {
+    init(location: CgroupLocation, system: any FreezerSystem = LinuxFreezerSystem()) throws(FreezerUnusable) {
+        if case .failure(let error) = system.access(location.directory + "/cgroup.procs", W_OK) {
             throw FreezerUnusable("cgroup v1 freezer at \(location.directory) is not writable: "
-                                  + "\(Errno(rawValue: errno).sentenceText) (cgroup.procs can't be written)")
+                                  + "\(error.sentenceText) (cgroup.procs can't be written)")
         }
-        cgroup = try SupervisorCgroup(in: location, version: .v1Freezer)
-        guard FileIO.exists(cgroup.directory + "/freezer.state") else {
+        self.system = system
+        cgroup = try SupervisorCgroup(in: location, version: .v1Freezer, system: system)
+        guard case .success = system.access(cgroup.directory + "/freezer.state", F_OK) else {
             cgroup.remove()
             throw FreezerUnusable("cgroup v1 freezer at \(location.directory) has no freezer.state")
         }
     }
 
     public func makeUnit(for childName: String) throws(SupervisorError) -> any FreezerUnit {
-        let unit = try CgroupV1Unit(directory: cgroup.makeChildDirectory(for: childName), childName: childName)
+        let unit = try CgroupV1Unit(directory: cgroup.makeChildDirectory(for: childName), childName: childName,
+                                    system: system)
         units.append(unit)
         return unit
     }
@@ -51,23 +54,26 @@ final class CgroupV1Unit: FreezerUnit {
     let placementDirectoryFD: Int32? = nil
     let notificationFD: Int32? = nil
 
+    private let system: any FreezerSystem
     private let stateFD: Int32
     private let procsFD: Int32
     private var pid: Int32?
     private var removed = false
 
-    init(directory: String, childName: String) throws(SupervisorError) {
+    /// Opens the files of the cgroup `directory` (already made); on failure removes it again.
+    init(directory: String, childName: String, system: any FreezerSystem = LinuxFreezerSystem()) throws(SupervisorError) {
         self.directory = directory
         self.childName = childName
-        let state = FileIO.open(directory + "/freezer.state", O_RDWR)
-        let procs = FileIO.open(directory + "/cgroup.procs", O_WRONLY)
+        self.system = system
+        let state = system.open(directory + "/freezer.state", O_RDWR)
+        let procs = system.open(directory + "/cgroup.procs", O_WRONLY)
         switch (state, procs) {
         case (.success(let state), .success(let procs)):
             stateFD = state
             procsFD = procs
         case (.failure(let error), let other), (let other, .failure(let error)):
-            if case .success(let fd) = other { close(fd) }
-            _ = FileIO.removeDirectory(directory)
+            if case .success(let fd) = other { system.close(fd) }
+            _ = system.removeDirectory(directory)
             throw SupervisorError(.freezer, "could not open the freezer files of \(directory) for child \(childName): "
                                   + "\(error.sentenceText)", errno: error.rawValue)
         }
@@ -88,7 +94,7 @@ final class CgroupV1Unit: FreezerUnit {
         case "FREEZING":
             // A task forked while the cgroup was freezing can be missed; each write of
             // FROZEN runs the kernel's freeze over every task again and catches it.
-            _ = FileIO.write("FROZEN", to: stateFD)
+            _ = system.write("FROZEN", to: stateFD)
             return false
         default:
             return false
@@ -100,7 +106,7 @@ final class CgroupV1Unit: FreezerUnit {
     /// A SIGKILL held back shows in the main process's pending signals; a thaw by someone else
     /// as `freezer.state` reading THAWED. v1 tells neither.
     func outsideChange() -> OutsideChange? {
-        if let pid, ProcFS.hasKillPending(pid) { return .mainProcessKilled }
+        if let pid, ProcFS(system).hasKillPending(pid) { return .mainProcessKilled }
         guard state() == "THAWED" else { return nil }
         return .thawed("freezer.state says THAWED")
     }
@@ -114,23 +120,24 @@ final class CgroupV1Unit: FreezerUnit {
     }
 
     func signalTree(_ signal: Int32) {
-        CgroupTree.signalTree(directory, signal)
+        CgroupTree(system).signalTree(directory, signal)
     }
 
     /// SIGKILLs every process, then thaws the cgroup: a frozen v1 task dies only once thawed.
     func killAll() {
-        CgroupTree.signalEvery(directory)
-        for cgroup in CgroupTree.directories(directory) {
-            _ = FileIO.write("THAWED", toFile: cgroup + "/freezer.state")
+        let tree = CgroupTree(system)
+        tree.signalEvery(directory)
+        for cgroup in tree.directories(directory) {
+            _ = system.write("THAWED", toFile: cgroup + "/freezer.state")
         }
     }
 
     func isEmpty() -> Bool {
-        CgroupTree.pids(directory).isEmpty
+        CgroupTree(system).pids(directory).isEmpty
     }
 
     func resourceUsage() -> ResourceUsage? {
-        ProcFS.usage(of: CgroupTree.pids(directory))
+        ProcFS(system).usage(of: CgroupTree(system).pids(directory))
     }
 
     func remove() {
@@ -140,14 +147,14 @@ final class CgroupV1Unit: FreezerUnit {
             return isEmpty()
         }
         removed = true
-        close(stateFD)
-        close(procsFD)
-        _ = CgroupTree.remove(directory)
+        system.close(stateFD)
+        system.close(procsFD)
+        _ = CgroupTree(system).remove(directory)
     }
 
     /// `freezer.state` read now: THAWED, FREEZING or FROZEN.
     private func state() -> String? {
-        guard !removed, let text = try? FileIO.readAll(stateFD).get() else { return nil }
+        guard !removed, let text = try? system.readAll(stateFD).get() else { return nil }
         return String(text.prefix { $0 != "\n" })
     }
 
@@ -156,7 +163,7 @@ final class CgroupV1Unit: FreezerUnit {
         guard !removed else {
             throw SupervisorError(.freezer, "could not \(action) child \(childName): its cgroup was removed")
         }
-        switch FileIO.write(state, to: stateFD) {
+        switch system.write(state, to: stateFD) {
         case .success, .failure(.resourceBusy): return
         case .failure(let error):
             throw SupervisorError(.freezer, "could not \(action) child \(childName): writing \(state) to "

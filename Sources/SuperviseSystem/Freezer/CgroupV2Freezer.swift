@@ -9,24 +9,27 @@ public final class CgroupV2Freezer: Freezer {
     public var directory: String { cgroup.directory }
 
     private let cgroup: SupervisorCgroup
+    private let system: any FreezerSystem
     private var units: [CgroupV2Unit] = []
     /// One inotify instance for every child's `cgroup.events` (instances are few: 128 a user by default).
     private var inotifyFD: Int32
 
     /// Creates this supervisor's cgroup below its own, or says why cgroup v2 can't be used.
-    init(location: CgroupLocation) throws(FreezerUnusable) {
-        guard access(location.directory + "/cgroup.procs", W_OK) == 0 else {
+    init(location: CgroupLocation, system: any FreezerSystem = LinuxFreezerSystem()) throws(FreezerUnusable) {
+        if case .failure(let error) = system.access(location.directory + "/cgroup.procs", W_OK) {
             throw FreezerUnusable("cgroup v2 at \(location.directory) is not writable: "
-                                  + "\(Errno(rawValue: errno).sentenceText) (cgroup.procs can't be written)")
+                                  + "\(error.sentenceText) (cgroup.procs can't be written)")
         }
-        cgroup = try SupervisorCgroup(in: location, version: .v2)
-        guard FileIO.exists(cgroup.directory + "/cgroup.freeze") else {
+        self.system = system
+        cgroup = try SupervisorCgroup(in: location, version: .v2, system: system)
+        guard case .success = system.access(cgroup.directory + "/cgroup.freeze", F_OK) else {
             cgroup.remove()
             throw FreezerUnusable("cgroup v2 at \(location.directory) has no cgroup.freeze (it needs Linux 5.2 or later)")
         }
-        inotifyFD = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard inotifyFD >= 0 else {
-            let error = Errno(rawValue: errno)
+        switch system.makeInotify() {
+        case .success(let fd):
+            inotifyFD = fd
+        case .failure(let error):
             cgroup.remove()
             throw FreezerUnusable("cgroup v2 freezes can't be watched: inotify: \(error.sentenceText) "
                                   + "(raise fs.inotify.max_user_instances)")
@@ -35,7 +38,7 @@ public final class CgroupV2Freezer: Freezer {
 
     public func makeUnit(for childName: String) throws(SupervisorError) -> any FreezerUnit {
         let unit = try CgroupV2Unit(directory: cgroup.makeChildDirectory(for: childName), childName: childName,
-                                    inotifyFD: inotifyFD)
+                                    inotifyFD: inotifyFD, system: system)
         units.append(unit)
         return unit
     }
@@ -45,7 +48,7 @@ public final class CgroupV2Freezer: Freezer {
         units.removeAll()
         cgroup.remove()
         if inotifyFD >= 0 {
-            close(inotifyFD)
+            system.close(inotifyFD)
             inotifyFD = -1
         }
     }
@@ -61,6 +64,7 @@ final class CgroupV2Unit: FreezerUnit {
     var placementDirectoryFD: Int32? { removed ? nil : directoryFD }
     var notificationFD: Int32? { removed ? nil : inotifyFD }
 
+    private let system: any FreezerSystem
     private let freezeFD: Int32
     private let eventsFD: Int32
     private let procsFD: Int32
@@ -71,18 +75,22 @@ final class CgroupV2Unit: FreezerUnit {
     private var pid: Int32?
     private var removed = false
 
-    init(directory: String, childName: String, inotifyFD: Int32) throws(SupervisorError) {
+    /// Opens the files of the cgroup `directory` (already made) and watches its `cgroup.events`
+    /// on `inotifyFD`; on failure removes the directory again.
+    init(directory: String, childName: String, inotifyFD: Int32,
+         system: any FreezerSystem = LinuxFreezerSystem()) throws(SupervisorError) {
         self.directory = directory
         self.childName = childName
+        self.system = system
         var opened: [Int32] = []
         func open(_ file: String, _ flags: Int32) throws(SupervisorError) -> Int32 {
-            switch FileIO.open(directory + "/" + file, flags) {
+            switch system.open(directory + "/" + file, flags) {
             case .success(let fd):
                 opened.append(fd)
                 return fd
             case .failure(let error):
-                for fd in opened { close(fd) }
-                _ = FileIO.removeDirectory(directory)
+                for fd in opened { system.close(fd) }
+                _ = system.removeDirectory(directory)
                 throw SupervisorError(.freezer, "could not open \(directory)/\(file) for child \(childName): \(error.sentenceText)",
                                       errno: error.rawValue)
             }
@@ -91,16 +99,16 @@ final class CgroupV2Unit: FreezerUnit {
         eventsFD = try open("cgroup.events", O_RDONLY)
         procsFD = try open("cgroup.procs", O_WRONLY)
         directoryFD = try open(".", O_RDONLY | O_DIRECTORY)
-        let watch = inotify_add_watch(inotifyFD, directory + "/cgroup.events", UInt32(IN_MODIFY))
-        guard watch >= 0 else {
-            let error = Errno(rawValue: errno)
-            for fd in opened { close(fd) }
-            _ = FileIO.removeDirectory(directory)
+        switch system.watchModifications(of: directory + "/cgroup.events", on: inotifyFD) {
+        case .success(let watch):
+            self.watch = watch
+        case .failure(let error):
+            for fd in opened { system.close(fd) }
+            _ = system.removeDirectory(directory)
             throw SupervisorError(.freezer, "could not watch \(directory)/cgroup.events for child \(childName): "
                                   + "\(error.sentenceText); raise fs.inotify.max_user_watches", errno: error.rawValue)
         }
         self.inotifyFD = inotifyFD
-        self.watch = watch
     }
 
     func attach(pid: Int32) {
@@ -117,17 +125,14 @@ final class CgroupV2Unit: FreezerUnit {
 
     func drainNotification() {
         guard !removed else { return }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while case .success(let count) = buffer.withUnsafeMutableBytes({ bytes in
-            valueOrErrno { read(inotifyFD, bytes.baseAddress, bytes.count) }
-        }), count > 0 {}
+        system.drain(inotifyFD)
     }
 
     /// A thaw by someone else shows as `cgroup.freeze` reading 0: it reads what was last
     /// written, while `frozen` in `cgroup.events` may also drop for a moment while a task dies
     /// or joins. A frozen v2 task dies of SIGKILL, so no kill is held back.
     func outsideChange() -> OutsideChange? {
-        guard !removed, let text = try? FileIO.readAll(freezeFD).get(), text.hasPrefix("0") else { return nil }
+        guard !removed, let text = try? system.readAll(freezeFD).get(), text.hasPrefix("0") else { return nil }
         return .thawed("cgroup.freeze says 0")
     }
 
@@ -140,13 +145,13 @@ final class CgroupV2Unit: FreezerUnit {
     }
 
     func signalTree(_ signal: Int32) {
-        CgroupTree.signalTree(directory, signal)
+        CgroupTree(system).signalTree(directory, signal)
     }
 
     func killAll() {
-        if case .success = FileIO.write("1", toFile: directory + "/cgroup.kill") { return }
+        if case .success = system.write("1", toFile: directory + "/cgroup.kill") { return }
         for _ in 0..<100 {
-            if CgroupTree.signalEvery(directory) == 0 { return }
+            if CgroupTree(system).signalEvery(directory) == 0 { return }
             usleep(1_000)
         }
     }
@@ -156,14 +161,14 @@ final class CgroupV2Unit: FreezerUnit {
     }
 
     func resourceUsage() -> ResourceUsage? {
-        guard let stat = try? FileIO.readFile(directory + "/cpu.stat").get(),
+        guard let stat = try? system.readFile(directory + "/cpu.stat").get(),
               let usec = Self.value(of: "usage_usec", in: stat)
         else { return nil }
         let residentKB: Int
-        if let bytes = (try? FileIO.readFile(directory + "/memory.current").get()).flatMap({ Int($0.prefix { $0 != "\n" }) }) {
+        if let bytes = (try? system.readFile(directory + "/memory.current").get()).flatMap({ Int($0.prefix { $0 != "\n" }) }) {
             residentKB = bytes / 1024
         } else {
-            residentKB = ProcFS.usage(of: CgroupTree.pids(directory)).rssKB
+            residentKB = ProcFS(system).usage(of: CgroupTree(system).pids(directory)).rssKB
         }
         return ResourceUsage(rssKB: residentKB, cpuMS: Double(usec) / 1000)
     }
@@ -171,19 +176,19 @@ final class CgroupV2Unit: FreezerUnit {
     func remove() {
         guard !removed else { return }
         killAll()
-        _ = FileIO.write("0", to: freezeFD)
+        _ = system.write("0", to: freezeFD)
         _ = waitBriefly(upTo: .seconds(1), until: isEmpty)
         removed = true
-        inotify_rm_watch(inotifyFD, watch)
-        for fd in [freezeFD, eventsFD, procsFD, directoryFD] { close(fd) }
-        _ = CgroupTree.remove(directory)
+        system.removeWatch(watch, from: inotifyFD)
+        for fd in [freezeFD, eventsFD, procsFD, directoryFD] { system.close(fd) }
+        _ = CgroupTree(system).remove(directory)
     }
 
     private func setFrozen(_ frozen: Bool) throws(SupervisorError) {
         guard !removed else {
             throw SupervisorError(.freezer, "could not \(frozen ? "freeze" : "thaw") child \(childName): its cgroup was removed")
         }
-        if case .failure(let error) = FileIO.write(frozen ? "1" : "0", to: freezeFD) {
+        if case .failure(let error) = system.write(frozen ? "1" : "0", to: freezeFD) {
             throw SupervisorError(.freezer, "could not \(frozen ? "freeze" : "thaw") child \(childName): writing "
                                   + "\(directory)/cgroup.freeze failed: \(error.sentenceText)", errno: error.rawValue)
         }
@@ -191,7 +196,7 @@ final class CgroupV2Unit: FreezerUnit {
 
     /// A value of `cgroup.events` read now, or `nil` if it can't be read.
     private func event(_ key: String) -> Int? {
-        guard !removed, let text = try? FileIO.readAll(eventsFD).get() else { return nil }
+        guard !removed, let text = try? system.readAll(eventsFD).get() else { return nil }
         return Self.value(of: key, in: text)
     }
 

@@ -58,29 +58,19 @@ enum FileIO {
         valueOrErrno { rmdir(path) }.map { _ in () }
     }
 
-    static func exists(_ path: String) -> Bool {
-        access(path, F_OK) == 0
-    }
-
-    /// The names of the entries of directory `path` for which `include` holds, or `[]` if it can't be read.
-    static func entries(of path: String, where include: (_ name: String, _ isDirectory: Bool) -> Bool) -> [String] {
-        guard let directory = opendir(path) else { return [] }
+    /// The names of the subdirectories of `path`.
+    static func subdirectories(of path: String) -> Result<[String], Errno> {
+        guard let directory = opendir(path) else { return .failure(Errno(rawValue: errno)) }
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
+            guard entry.pointee.d_type == UInt8(DT_DIR) else { continue }
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
             }
-            guard name != ".", name != ".." else { continue }
-            if include(name, entry.pointee.d_type == UInt8(DT_DIR)) { names.append(name) }
+            if name != ".", name != ".." { names.append(name) }
         }
-        return names
+        return .success(names)
     }
-
-    /// The subdirectories of `path`.
-    static func subdirectories(of path: String) -> [String] {
-        entries(of: path) { _, isDirectory in isDirectory }
-    }
-
 }
 #endif

@@ -1,5 +1,6 @@
 #if os(Linux)
 import Glibc
+import SystemPackage
 
 /// The fields of `/proc/PID/stat` the freezers use.
 struct ProcessStat: Equatable {
@@ -21,8 +22,14 @@ struct ProcessStat: Equatable {
     var isDead: Bool { "ZX".contains(state) }
 }
 
-/// Readers of `/proc`.
-enum ProcFS {
+/// Readers of `/proc`, through a ``FreezerSystem``, and parsers of its files.
+struct ProcFS {
+    let system: any FreezerSystem
+
+    init(_ system: any FreezerSystem = LinuxFreezerSystem()) {
+        self.system = system
+    }
+
     /// Clock ticks per second, the unit of `/proc/PID/stat` times.
     static let ticksPerSecond = UInt64(max(1, sysconf(Int32(_SC_CLK_TCK))))
 
@@ -53,35 +60,36 @@ enum ProcFS {
     /// The size of a memory page, in bytes.
     static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
-    static func stat(_ pid: Int32) -> ProcessStat? {
-        (try? FileIO.readFile("/proc/\(pid)/stat").get()).flatMap(parseStat)
+    func stat(_ pid: Int32) -> ProcessStat? {
+        (try? system.readFile("/proc/\(pid)/stat").get()).flatMap(Self.parseStat)
     }
 
     /// The stat of `process`, unless it is gone and its pid unused or reused.
-    static func stat(_ process: ProcessIdentity) -> ProcessStat? {
+    func stat(_ process: ProcessIdentity) -> ProcessStat? {
         stat(process.pid).flatMap { $0.startTicks == process.startTicks ? $0 : nil }
     }
 
-    /// Sends `signal` to `process` unless its pid now names another process; the errno of a
+    /// Sends `signal` to `process` unless its pid now names another process; the error of a
     /// failure, where a process already gone is not one.
     @discardableResult
-    static func signal(_ process: ProcessIdentity, _ signal: Int32) -> Int32? {
-        guard stat(process) != nil, kill(process.pid, signal) == -1, errno != ESRCH else { return nil }
-        return errno
+    func signal(_ process: ProcessIdentity, _ signal: Int32) -> Errno? {
+        guard stat(process) != nil, case .failure(let error) = system.kill(process.pid, signal),
+              error != .noSuchProcess else { return nil }
+        return error
     }
 
     /// The `SUPERVISE_NAME` that `pid` was started with (`/proc/PID/environ`), which a
     /// supervisor gives each child and descendants inherit unless they clear it.
-    static func supervisedName(_ pid: Int32) -> String? {
-        guard let environment = try? FileIO.readFile("/proc/\(pid)/environ").get() else { return nil }
+    func supervisedName(_ pid: Int32) -> String? {
+        guard let environment = try? system.readFile("/proc/\(pid)/environ").get() else { return nil }
         let prefix = "SUPERVISE_NAME="
         return environment.split(separator: "\0").first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
     }
 
     /// Whether `pid` has a SIGKILL pending: sent, and not yet acted on (a task a cgroup v1
     /// freeze holds acts on it only once thawed).
-    static func hasKillPending(_ pid: Int32) -> Bool {
-        (try? FileIO.readFile("/proc/\(pid)/status").get()).map(killPending(status:)) ?? false
+    func hasKillPending(_ pid: Int32) -> Bool {
+        (try? system.readFile("/proc/\(pid)/status").get()).map(Self.killPending(status:)) ?? false
     }
 
     /// Whether a `/proc/PID/status` text shows SIGKILL (9, mask 0x100) pending, for the thread
@@ -95,32 +103,45 @@ enum ProcFS {
     }
 
     /// The states of every thread of `pid`.
-    static func threadStats(_ pid: Int32) -> [ProcessStat] {
-        FileIO.subdirectories(of: "/proc/\(pid)/task").compactMap { tid in
-            (try? FileIO.readFile("/proc/\(pid)/task/\(tid)/stat").get()).flatMap(parseStat)
-        }
+    func threadStats(_ pid: Int32) -> [ProcessStat] {
+        threadIDs(pid).compactMap { threadStat(pid, thread: $0) }
     }
 
-    static func residentKB(_ pid: Int32) -> Int? {
-        (try? FileIO.readFile("/proc/\(pid)/statm").get()).flatMap { parseResidentKB(statm: $0) }
+    /// The thread ids of `pid` (`/proc/PID/task`), none when it is gone.
+    func threadIDs(_ pid: Int32) -> [String] {
+        system.subdirectoriesOrNone(of: "/proc/\(pid)/task")
+    }
+
+    /// The stat of thread `tid` of `pid` (`/proc/PID/task/TID/stat`), or `nil` when it is gone.
+    func threadStat(_ pid: Int32, thread tid: String) -> ProcessStat? {
+        (try? system.readFile("/proc/\(pid)/task/\(tid)/stat").get()).flatMap(Self.parseStat)
+    }
+
+    /// The kernel function thread `tid` of `pid` sleeps in (`/proc/PID/task/TID/wchan`), or `nil`.
+    func waitChannel(_ pid: Int32, thread tid: String) -> String? {
+        try? system.readFile("/proc/\(pid)/task/\(tid)/wchan").get()
+    }
+
+    func residentKB(_ pid: Int32) -> Int? {
+        (try? system.readFile("/proc/\(pid)/statm").get()).flatMap { Self.parseResidentKB(statm: $0) }
     }
 
     /// Every process id now in `/proc`.
-    static func allPIDs() -> [Int32] {
-        FileIO.entries(of: "/proc") { name, isDirectory in
-            isDirectory && name.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-        }.compactMap { Int32($0) }
+    func allPIDs() -> [Int32] {
+        system.subdirectoriesOrNone(of: "/proc").compactMap { name in
+            name.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } ? Int32(name) : nil
+        }
     }
 
     /// CPU time (with that of reaped children) and resident memory summed over `pids`.
-    static func usage(of pids: [Int32]) -> ResourceUsage {
+    func usage(of pids: [Int32]) -> ResourceUsage {
         var ticks: UInt64 = 0
         var kilobytes = 0
         for pid in pids {
             if let stat = stat(pid) { ticks += stat.userTicks + stat.systemTicks + stat.reapedChildrenTicks }
             kilobytes += residentKB(pid) ?? 0
         }
-        return ResourceUsage(rssKB: kilobytes, cpuMS: Double(ticks) * 1000 / Double(ticksPerSecond))
+        return ResourceUsage(rssKB: kilobytes, cpuMS: Double(ticks) * 1000 / Double(Self.ticksPerSecond))
     }
 }
 #endif

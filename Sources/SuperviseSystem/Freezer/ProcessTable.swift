@@ -21,10 +21,11 @@ struct ProcessTable {
         }
     }
 
-    /// Reads `/proc/PID/stat` of every process now running (milliseconds on a busy machine).
-    static func scan() -> ProcessTable {
-        ProcessTable(ProcFS.allPIDs().compactMap { pid in
-            guard let stat = ProcFS.stat(pid), !stat.isDead else { return nil }
+    /// Reads `/proc/PID/stat` of every process now running (milliseconds on a busy machine); a
+    /// process that exits meanwhile is left out.
+    static func scan(_ procFS: ProcFS) -> ProcessTable {
+        ProcessTable(procFS.allPIDs().compactMap { pid in
+            guard let stat = procFS.stat(pid), !stat.isDead else { return nil }
             return (ProcessIdentity(pid: pid, startTicks: stat.startTicks), parent: stat.parent)
         })
     }

@@ -12,12 +12,15 @@ public final class SignalStopFreezer: Freezer {
     public let kind = FreezerKind.sigstop
     /// Where orphans go; `nil` when nothing is a subreaper for the children (tests).
     let adoption: OrphanAdoption?
+    /// The `/proc` the scans read and the signals go through.
+    let procFS: ProcFS
     private var units: [SignalStopUnit] = []
     /// The last scan, when it finished and how long it took.
     private var lastScan: (table: ProcessTable, finished: ContinuousClock.Instant, took: Duration)?
 
-    init(adoption: OrphanAdoption?) {
+    init(adoption: OrphanAdoption?, system: any FreezerSystem = LinuxFreezerSystem()) {
         self.adoption = adoption
+        procFS = ProcFS(system)
     }
 
     public func makeUnit(for childName: String) throws(SupervisorError) -> any FreezerUnit {
@@ -32,7 +35,7 @@ public final class SignalStopFreezer: Freezer {
         units.removeAll()
         guard let adoption else { return }
         signalUntilClosed(SIGKILL) { table in
-            let table = table ?? ProcessTable.scan()
+            let table = table ?? ProcessTable.scan(procFS)
             return table.trees(from: table.children(of: adoption.adopter))
         }
     }
@@ -41,10 +44,10 @@ public final class SignalStopFreezer: Freezer {
     @discardableResult
     func rescan() -> ProcessTable {
         let started = ContinuousClock.now
-        let table = ProcessTable.scan()
+        let table = ProcessTable.scan(procFS)
         lastScan = (table, .now, started.duration(to: .now))
         let known = units.map { ChildTrees.Known(name: $0.childName, main: $0.main, members: $0.members) }
-        let trees = ChildTrees.sort(known, in: table, adoption: adoption, nameOf: ProcFS.supervisedName)
+        let trees = ChildTrees.sort(known, in: table, adoption: adoption, nameOf: procFS.supervisedName)
         for (unit, tree) in zip(units, trees) { unit.members = tree }
         return table
     }
@@ -69,7 +72,7 @@ public final class SignalStopFreezer: Freezer {
         for _ in 0..<Self.maxSignalRounds {
             let fresh = members(table).subtracting(signalled)
             guard !fresh.isEmpty else { return }
-            for process in fresh { ProcFS.signal(process, signal) }
+            for process in fresh { procFS.signal(process, signal) }
             signalled.formUnion(fresh)
             table = rescan()
         }

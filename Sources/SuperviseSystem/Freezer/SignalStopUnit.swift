@@ -13,6 +13,7 @@ final class SignalStopUnit: FreezerUnit {
 
     /// The freezer whose scans of `/proc` sort this unit's members.
     private let freezer: SignalStopFreezer
+    private var procFS: ProcFS { freezer.procFS }
     /// The child's main process; `nil` until attached.
     private(set) var main: ProcessIdentity?
     /// The child's tree as the last scan found it (the freezer sets it). A member stays one when
@@ -40,7 +41,7 @@ final class SignalStopUnit: FreezerUnit {
     }
 
     func attach(pid: Int32) {
-        main = ProcFS.stat(pid).map { ProcessIdentity(pid: pid, startTicks: $0.startTicks) }
+        main = procFS.stat(pid).map { ProcessIdentity(pid: pid, startTicks: $0.startTicks) }
         members = main.map { [$0] } ?? []
         freeze = nil
     }
@@ -54,7 +55,7 @@ final class SignalStopUnit: FreezerUnit {
         freeze = Freeze()
         if let (process, error) = stopNewMembers().first(where: { $0.error != nil }), let error {
             throw SupervisorError(.freezer, "could not freeze child \(childName): stopping process \(process.pid) failed: "
-                                  + "\(Errno(rawValue: error).sentenceText)", errno: error)
+                                  + "\(error.sentenceText)", errno: error.rawValue)
         }
     }
 
@@ -76,7 +77,7 @@ final class SignalStopUnit: FreezerUnit {
     /// Stops the members not yet stopped, then says whether every process stopped is halted.
     func stoppedAreHalted() -> Bool {
         stopNewMembers()
-        return freeze?.stopped.allSatisfy(Self.isHalted) ?? false
+        return freeze?.stopped.allSatisfy(isHalted) ?? false
     }
 
     /// Takes a verification's verdict: frozen when every stopped process was halted before the
@@ -89,11 +90,11 @@ final class SignalStopUnit: FreezerUnit {
 
     /// SIGSTOPs each member this freeze has not stopped yet; each with the errno of a failure.
     @discardableResult
-    private func stopNewMembers() -> [(process: ProcessIdentity, error: Int32?)] {
+    private func stopNewMembers() -> [(process: ProcessIdentity, error: Errno?)] {
         guard let stopped = freeze?.stopped else { return [] }
         let fresh = members.subtracting(stopped)
         freeze?.stopped.formUnion(fresh)
-        return fresh.map { ($0, ProcFS.signal($0, SIGSTOP)) }
+        return fresh.map { ($0, procFS.signal($0, SIGSTOP)) }
     }
 
     /// Whether every thread of `process` is stopped, or it is gone.
@@ -101,16 +102,14 @@ final class SignalStopUnit: FreezerUnit {
     /// A thread in `vfork` waiting for its child counts as halted: dash runs commands with
     /// vfork, and when SIGSTOP stops the child before its exec the parent waits in `D`
     /// state, unable to run, until it is continued (the child is a member, checked itself).
-    private static func isHalted(_ process: ProcessIdentity) -> Bool {
-        guard ProcFS.stat(process) != nil else { return true }
+    private func isHalted(_ process: ProcessIdentity) -> Bool {
+        guard procFS.stat(process) != nil else { return true }
         let pid = process.pid
-        return FileIO.subdirectories(of: "/proc/\(pid)/task").allSatisfy { thread in
-            guard let stat = (try? FileIO.readFile("/proc/\(pid)/task/\(thread)/stat").get()).flatMap(ProcFS.parseStat)
-            else { return true }
+        return procFS.threadIDs(pid).allSatisfy { thread in
+            guard let stat = procFS.threadStat(pid, thread: thread) else { return true }
             if stat.isHalted { return true }
             guard stat.state == "D" else { return false }
-            let waitingIn = (try? FileIO.readFile("/proc/\(pid)/task/\(thread)/wchan").get()) ?? ""
-            return vforkWaits.contains(waitingIn)
+            return Self.vforkWaits.contains(procFS.waitChannel(pid, thread: thread) ?? "")
         }
     }
 
@@ -125,7 +124,7 @@ final class SignalStopUnit: FreezerUnit {
     /// A stopped process dies of SIGKILL, so no kill is held back.
     func outsideChange() -> OutsideChange? {
         guard let stopped = freeze?.stopped, freeze?.verified == true else { return nil }
-        if let running = stopped.first(where: { !Self.isHalted($0) }) {
+        if let running = stopped.first(where: { !isHalted($0) }) {
             return .thawed("process \(running.pid) was continued")
         }
         freezer.recentTable()
@@ -137,10 +136,10 @@ final class SignalStopUnit: FreezerUnit {
     func thaw() throws(SupervisorError) {
         guard let stopped = freeze?.stopped else { return }
         freeze = nil
-        for process in stopped { ProcFS.signal(process, SIGCONT) }
+        for process in stopped { procFS.signal(process, SIGCONT) }
         let running = waitBriefly(upTo: .seconds(1)) {
             stopped.allSatisfy { process in
-                ProcFS.stat(process) == nil || ProcFS.threadStats(process.pid).allSatisfy { !"Tt".contains($0.state) }
+                procFS.stat(process) == nil || procFS.threadStats(process.pid).allSatisfy { !"Tt".contains($0.state) }
             }
         }
         guard running else {
@@ -164,7 +163,7 @@ final class SignalStopUnit: FreezerUnit {
     /// and when they are all gone a scan for any the last one missed.
     func isEmpty() -> Bool {
         guard main != nil else { return true }
-        if members.contains(where: { ProcFS.stat($0).map { !$0.isDead } ?? false }) { return false }
+        if members.contains(where: { procFS.stat($0).map { !$0.isDead } ?? false }) { return false }
         freezer.rescan()
         return members.isEmpty
     }
@@ -173,7 +172,7 @@ final class SignalStopUnit: FreezerUnit {
     /// verified, just after the scan that confirmed it.
     func resourceUsage() -> ResourceUsage? {
         guard main != nil else { return nil }
-        return ProcFS.usage(of: members.map(\.pid))
+        return procFS.usage(of: members.map(\.pid))
     }
 
     func remove() {

@@ -18,30 +18,32 @@ public enum StaleCgroupSweeper {
     }
 
     /// Sweeps the supervisor cgroups in each of `parents`, as `sweep()` does next to this run's own.
-    static func sweep(_ parents: [(version: CgroupVersion, directory: String)]) -> [String] {
+    static func sweep(_ parents: [(version: CgroupVersion, directory: String)],
+                      system: any FreezerSystem = LinuxFreezerSystem()) -> [String] {
+        let tree = CgroupTree(system)
         var lines: [String] = []
         for (version, parent) in parents {
-            for name in FileIO.subdirectories(of: parent) where SupervisorCgroupName.matches(name) {
+            for name in system.subdirectoriesOrNone(of: parent) where SupervisorCgroupName.matches(name) {
                 let directory = parent + "/" + name
-                guard case .success(let lock?) = CgroupDirectoryLock.acquire(directory) else { continue }
+                guard case .success(let lock?) = system.lockDirectory(directory) else { continue }
                 defer { lock.release() }
                 // The kernel refuses to remove a cgroup that holds a process or a child cgroup.
-                guard lock.isOn(directory), case .failure = FileIO.removeDirectory(directory) else { continue }
-                lines.append(sweep(directory, version: version))
+                guard lock.isOn(directory), case .failure = system.removeDirectory(directory) else { continue }
+                lines.append(sweep(directory, version: version, tree: tree))
             }
         }
         return lines
     }
 
     /// Kills, thaws and removes one stale supervisor cgroup, and says what happened.
-    private static func sweep(_ directory: String, version: CgroupVersion) -> String {
-        let found = CgroupTree.pids(directory).count
+    private static func sweep(_ directory: String, version: CgroupVersion, tree: CgroupTree) -> String {
+        let found = tree.pids(directory).count
         let emptied = waitBriefly(upTo: .seconds(1)) {
-            killAndThaw(directory, version: version)
-            return CgroupTree.pids(directory).isEmpty
+            killAndThaw(directory, version: version, tree: tree)
+            return tree.pids(directory).isEmpty
         }
-        let left = CgroupTree.pids(directory)
-        switch CgroupTree.remove(directory) {
+        let left = tree.pids(directory)
+        switch tree.remove(directory) {
         case .success:
             return "removed stale cgroup \(directory): its supervisor is gone (killed \(found) processes)"
         case .failure(let error):
@@ -51,17 +53,17 @@ public enum StaleCgroupSweeper {
         }
     }
 
-    private static func killAndThaw(_ directory: String, version: CgroupVersion) {
-        let cgroups = CgroupTree.directories(directory)
+    private static func killAndThaw(_ directory: String, version: CgroupVersion, tree: CgroupTree) {
+        let cgroups = tree.directories(directory)
         switch version {
         case .v2:
-            if case .failure = FileIO.write("1", toFile: directory + "/cgroup.kill") {
-                CgroupTree.signalEvery(directory)
+            if case .failure = tree.system.write("1", toFile: directory + "/cgroup.kill") {
+                tree.signalEvery(directory)
             }
-            for cgroup in cgroups { _ = FileIO.write("0", toFile: cgroup + "/cgroup.freeze") }
+            for cgroup in cgroups { _ = tree.system.write("0", toFile: cgroup + "/cgroup.freeze") }
         case .v1Freezer:
-            CgroupTree.signalEvery(directory)
-            for cgroup in cgroups { _ = FileIO.write("THAWED", toFile: cgroup + "/freezer.state") }
+            tree.signalEvery(directory)
+            for cgroup in cgroups { _ = tree.system.write("THAWED", toFile: cgroup + "/freezer.state") }
         }
     }
 }

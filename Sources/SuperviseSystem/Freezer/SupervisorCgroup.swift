@@ -10,8 +10,9 @@ final class SupervisorCgroup {
 
     let version: CgroupVersion
     let directory: String
+    private let system: any FreezerSystem
     /// Held until the directory is removed: while it is, no sweep touches the directory.
-    private let lock: CgroupDirectoryLock
+    private let lock: any DirectoryLock
     private var counter = 0
 
     /// Creates a cgroup in `location` named by `names` (a fresh name each call) and locks it.
@@ -19,12 +20,13 @@ final class SupervisorCgroup {
     /// A name already taken is never reused: the next one is tried. A sweep that lists the directory
     /// before it is locked judges it stale, locks it and removes it; then this one finds it locked,
     /// or gone, or the path naming another directory, and tries the next name too.
-    init(in location: CgroupLocation, version: CgroupVersion,
+    init(in location: CgroupLocation, version: CgroupVersion, system: any FreezerSystem = LinuxFreezerSystem(),
          names: () -> String = { SupervisorCgroupName.random(pid: getpid()) }) throws(FreezerUnusable) {
         self.version = version
+        self.system = system
         for _ in 0..<Self.attempts {
             let directory = location.directory + "/" + names()
-            switch FileIO.makeDirectory(directory) {
+            switch system.makeDirectory(directory) {
             case .success:
                 break
             case .failure(.fileExists):
@@ -34,7 +36,7 @@ final class SupervisorCgroup {
             case .failure(let error):
                 throw FreezerUnusable("could not create \(directory): \(error.sentenceText)")
             }
-            switch CgroupDirectoryLock.acquire(directory) {
+            switch system.lockDirectory(directory) {
             case .success(let lock?) where lock.isOn(directory):
                 self.directory = directory
                 self.lock = lock
@@ -44,7 +46,7 @@ final class SupervisorCgroup {
             case .failure(.noSuchFileOrDirectory):
                 continue
             case .failure(let error):
-                _ = FileIO.removeDirectory(directory)
+                _ = system.removeDirectory(directory)
                 throw FreezerUnusable("could not lock \(directory): \(error.sentenceText)")
             }
         }
@@ -58,7 +60,7 @@ final class SupervisorCgroup {
         while true {
             counter += 1
             let path = directory + "/" + base + "." + String(counter)
-            switch FileIO.makeDirectory(path) {
+            switch system.makeDirectory(path) {
             case .success:
                 return path
             case .failure(.fileExists):
@@ -73,7 +75,7 @@ final class SupervisorCgroup {
     /// Removes the directory (it is empty by now), then drops the lock. One that can't be removed
     /// is left unlocked, for the next run's sweep.
     func remove() {
-        _ = FileIO.removeDirectory(directory)
+        _ = system.removeDirectory(directory)
         lock.release()
     }
 }

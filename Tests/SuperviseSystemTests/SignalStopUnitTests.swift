@@ -1,0 +1,242 @@
+import Glibc
+import SystemPackage
+import Testing
+@testable import SuperviseLifecycle
+@testable import SuperviseSystem
+
+/// The sigstop freezer against a ``FakeKernel``'s `/proc`: which processes it stops, and when
+/// it calls a tree frozen. No real process.
+struct SignalStopUnitTests {
+    let kernel = FakeKernel()
+
+    /// A unit whose main process is 100, a child of pid 1.
+    private func makeUnit(_ name: String = "worker", main: Int32 = 100,
+                          freezer: SignalStopFreezer? = nil) throws -> (SignalStopFreezer, SignalStopUnit) {
+        let freezer = freezer ?? SignalStopFreezer(adoption: nil, system: kernel)
+        if kernel.processes[main] == nil { kernel.addProcess(main) }
+        let unit = try #require(try freezer.makeUnit(for: name) as? SignalStopUnit)
+        unit.attach(pid: main)
+        return (freezer, unit)
+    }
+
+    /// Asks `isFrozen` up to `checks` times, as the supervisor's re-checks do; whether it said yes.
+    private func frozen(_ unit: SignalStopUnit, within checks: Int = 5) -> Bool {
+        (0..<checks).contains { _ in unit.isFrozen() }
+    }
+
+    private func stops() -> [Int32] {
+        kernel.signals.filter { $0.signal == SIGSTOP }.map(\.pid)
+    }
+
+    /// The request stops the members known; the first check after it does not scan; a scan
+    /// that finds members not stopped stops them and is no verdict; the next one is.
+    @Test func aTreeIsFrozenOnlyOnceAScanFindsEveryMemberStopped() throws {
+        let (_, unit) = try makeUnit()
+        kernel.addProcess(101, parent: 100)
+        kernel.addProcess(102, parent: 101)
+        try unit.requestFreeze()
+        #expect(stops() == [100])
+        #expect(!unit.isFrozen(), "frozen at the request, before any scan")
+        #expect(!unit.isFrozen(), "frozen while 101 and 102 ran")
+        #expect(stops().sorted() == [100, 101, 102])
+        #expect(unit.isFrozen())
+        #expect(unit.isFrozen(), "a verified freeze is asked again")
+        #expect(stops().count == 3)
+    }
+
+    /// dash runs commands with vfork: when SIGSTOP stops the child before its exec, the parent
+    /// waits in `D` in the kernel's clone, unable to run until continued. It counts as stopped.
+    @Test(arguments: ["kernel_clone", "wait_for_vfork_done"])
+    func aVforkParentCountsAsStopped(waitChannel: String) throws {
+        let (_, unit) = try makeUnit()
+        kernel.processes[100]?.threads[100] = ("D", waitChannel)
+        kernel.addProcess(101, parent: 100)
+        try unit.requestFreeze()
+        #expect(frozen(unit))
+        #expect(kernel.processes[100]?.threads[100]?.state == "D")
+    }
+
+    /// A process in `D` anywhere else may wake and run: the tree is not frozen.
+    @Test(arguments: ["pipe_read", "0", ""])
+    func aProcessInDiskSleepElsewhereIsNotStopped(waitChannel: String) throws {
+        let (_, unit) = try makeUnit()
+        kernel.processes[100]?.threads[100] = ("D", waitChannel)
+        try unit.requestFreeze()
+        #expect(!frozen(unit))
+    }
+
+    /// A process still `R` or `S` (the stop not taken yet) is not frozen, nor a process of which
+    /// one thread runs; once the kernel stops it, the tree is.
+    @Test(arguments: ["R", "S"] as [Character])
+    func aRunningOrSleepingProcessIsNotFrozen(state: Character) throws {
+        let (_, unit) = try makeUnit()
+        kernel.processes[100]?.threads[100] = (state, "0")
+        kernel.processes[100]?.stopsOnSIGSTOP = false
+        try unit.requestFreeze()
+        #expect(!frozen(unit))
+        #expect(stops() == [100], "SIGSTOP was sent more than once to the same process")
+        kernel.processes[100]?.threads[100] = ("T", "0")
+        #expect(frozen(unit))
+    }
+
+    @Test func oneThreadStillRunningKeepsTheProcessFromFrozen() throws {
+        let (_, unit) = try makeUnit()
+        try unit.requestFreeze()
+        kernel.processes[100]?.threads[123] = ("R", "0")
+        #expect(!frozen(unit))
+        kernel.processes[100]?.threads[123] = ("t", "0")
+        #expect(frozen(unit))
+    }
+
+    /// A member that exits after its stop is gone, not running: the tree is frozen.
+    @Test func aMemberThatExitsMidFreezeCountsAsGone() throws {
+        let (_, unit) = try makeUnit()
+        kernel.addProcess(101, parent: 100)
+        kernel.afterSignal = { pid, signal in
+            if pid == 101 && signal == SIGSTOP { self.kernel.processes[101] = nil }
+        }
+        try unit.requestFreeze()
+        #expect(frozen(unit))
+        #expect(stops().sorted() == [100, 101])
+    }
+
+    /// A new process that exits between the listing of `/proc` and the read of its stat is
+    /// left out of the scan: no error, no signal, and the freeze completes.
+    @Test func aProcessThatExitsMidScanIsLeftOut() throws {
+        let (_, unit) = try makeUnit()
+        try unit.requestFreeze()
+        kernel.addProcess(101, parent: 100)
+        kernel.afterListing = { path in
+            if path == "/proc" { self.kernel.processes[101] = nil }
+        }
+        #expect(frozen(unit))
+        #expect(stops() == [100])
+    }
+
+    /// kill(2) answering ESRCH (the member exited since the scan) is no failure; EPERM is.
+    @Test func onlyAStopThatFailsForAnotherReasonThanExitIsAnError() throws {
+        let (_, unit) = try makeUnit()
+        kernel.upcomingKillFailures[100] = [.noSuchProcess, .notPermitted]
+        try unit.requestFreeze()
+        do {
+            try unit.requestFreeze()
+            Issue.record("EPERM from SIGSTOP was not reported")
+        } catch {
+            #expect(error.errno == EPERM)
+            #expect(error.message.contains("process 100"))
+        }
+    }
+
+    /// A pid that names another process since (its start time differs) is never signalled.
+    @Test func aReusedPidIsNotSignalled() throws {
+        let (_, unit) = try makeUnit()
+        kernel.processes[100]?.startTicks += 1
+        try unit.requestFreeze()
+        unit.signalTree(SIGTERM)
+        try unit.thaw()
+        #expect(kernel.signals.isEmpty)
+    }
+
+    /// Signalling a tree scans again after each round until no new member turns up.
+    @Test func signalTreeSignalsChildrenForkedMeanwhileEachOnce() throws {
+        let (_, unit) = try makeUnit()
+        kernel.afterSignal = { pid, _ in
+            if pid < 103 { self.kernel.addProcess(pid + 1, parent: pid) }
+        }
+        unit.signalTree(SIGTERM)
+        #expect(kernel.signals.map(\.pid) == [100, 101, 102, 103])
+        #expect(kernel.signals.allSatisfy { $0.signal == SIGTERM })
+    }
+
+    /// A tree that forks on every signal it ignores can't hold the supervisor: at most 8 rounds.
+    @Test func aTreeThatForksOnEverySignalIsSignalledForEightRoundsAtMost() throws {
+        let (_, unit) = try makeUnit()
+        kernel.afterSignal = { pid, _ in self.kernel.addProcess(pid + 1, parent: pid) }
+        unit.signalTree(SIGTERM)
+        #expect(kernel.signals.map(\.pid) == Array(100..<108))
+    }
+
+    @Test func outsideChangesAreAContinuedProcessOrANewMember() throws {
+        let (_, unit) = try makeUnit()
+        kernel.addProcess(101, parent: 100)
+        try unit.requestFreeze()
+        #expect(frozen(unit))
+        #expect(unit.outsideChange() == nil)
+        _ = kernel.kill(101, SIGCONT)
+        #expect(unit.outsideChange() == .thawed("process 101 was continued"))
+        _ = kernel.kill(101, SIGSTOP)
+        kernel.addProcess(102, parent: 101)
+        usleep(3_000) // past the reuse of the last scan (``SignalStopFreezer/recentTable()``)
+        #expect(unit.outsideChange() == .thawed("process 102 started while the tree was stopped"))
+    }
+
+    @Test func aThawContinuesExactlyWhatTheFreezeStopped() throws {
+        let (_, unit) = try makeUnit()
+        kernel.addProcess(101, parent: 100)
+        kernel.addProcess(900, state: "T")
+        try unit.requestFreeze()
+        #expect(frozen(unit))
+        try unit.thaw()
+        #expect(kernel.signals.filter { $0.signal == SIGCONT }.map(\.pid).sorted() == [100, 101])
+        #expect(kernel.processes[900]?.threads[900]?.state == "T")
+        #expect(!unit.isFrozen())
+    }
+
+    /// A unit checked while another's check scans takes its answer from that scan: `background
+    /// all` costs one scan of `/proc`, not one per child.
+    @Test func oneScanAnswersEveryUnitCheckedInTheSameMoment() throws {
+        let freezer = SignalStopFreezer(adoption: nil, system: kernel)
+        let (_, first) = try makeUnit("first", main: 100, freezer: freezer)
+        let (_, second) = try makeUnit("second", main: 200, freezer: freezer)
+        var scans = 0
+        kernel.afterListing = { if $0 == "/proc" { scans += 1 } }
+        try first.requestFreeze()
+        try second.requestFreeze()
+        #expect(!first.isFrozen() && !second.isFrozen())
+        #expect(scans == 0, "a check in the moment of the request scanned")
+        #expect(first.isFrozen())
+        #expect(second.isFrozen())
+        #expect(scans == 1)
+    }
+
+    /// A zombie is gone; the unit is empty once every member is dead or reaped.
+    @Test func zombiesCountAsGone() throws {
+        let (_, unit) = try makeUnit()
+        kernel.addProcess(101, parent: 100)
+        try unit.requestFreeze()
+        #expect(frozen(unit))
+        #expect(!unit.isEmpty())
+        kernel.processes[100]?.threads[100] = ("Z", "0")
+        #expect(!unit.isEmpty(), "empty while 101 lived")
+        kernel.processes[101] = nil
+        #expect(unit.isEmpty())
+    }
+
+    /// Leaving, the freezer kills what is left below the supervisor: orphans no child claimed.
+    @Test func removeAllKillsTheUnclaimedOrphans() throws {
+        let freezer = SignalStopFreezer(adoption: OrphanAdoption(adopter: 50, soleChild: false), system: kernel)
+        _ = try makeUnit(freezer: freezer)
+        kernel.addProcess(300, parent: 50)
+        kernel.addProcess(301, parent: 300)
+        kernel.addProcess(400, parent: 1)
+        freezer.removeAll()
+        #expect(Set(kernel.signals.filter { $0.signal == SIGKILL }.map(\.pid)) == [100, 300, 301])
+        #expect(kernel.processes[400] != nil)
+    }
+
+    /// An orphan reparented to the supervisor belongs to the child its SUPERVISE_NAME names,
+    /// read from `/proc/PID/environ`, and is stopped with that child only.
+    @Test func anAdoptedOrphanIsStoppedWithTheChildItNames() throws {
+        let freezer = SignalStopFreezer(adoption: OrphanAdoption(adopter: 50, soleChild: false), system: kernel)
+        let (_, first) = try makeUnit("first", main: 100, freezer: freezer)
+        let (_, second) = try makeUnit("second", main: 200, freezer: freezer)
+        kernel.addProcess(300, parent: 50)
+        kernel.processes[300]?.environment = ["PATH=/bin", "SUPERVISE_NAME=second"]
+        try first.requestFreeze()
+        #expect(frozen(first))
+        #expect(!stops().contains(300))
+        try second.requestFreeze()
+        #expect(frozen(second))
+        #expect(stops().sorted() == [100, 200, 300])
+    }
+}
