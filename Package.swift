@@ -86,7 +86,8 @@ let package = Package(
         .testTarget(name: "SuperviseProtocolTests", dependencies: ["SuperviseProtocol"]),
         // One test target per layer, each depending on that layer and those below it.
         .testTarget(name: "SuperviseLifecycleTests", dependencies: ["SuperviseLifecycle", "SuperviseProtocol"]),
-        .testTarget(name: "SuperviseSystemTests", dependencies: ["SuperviseSystem", "SuperviseLifecycle"]),
+        .testTarget(name: "SuperviseSystemTests", dependencies: ["SuperviseSystem", "SuperviseLifecycle",
+                                                                .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "SuperviseConfigTests", dependencies: ["SuperviseConfig", "SuperviseSystem", "SuperviseLifecycle"]),
         .testTarget(name: "SuperviseShellTests", dependencies: ["SuperviseShell", "SuperviseConfig", "SuperviseSystem",
                                                                "SuperviseLifecycle", "SuperviseProtocol",

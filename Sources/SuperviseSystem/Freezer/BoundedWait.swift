@@ -1,4 +1,3 @@
-#if os(Linux)
 import Glibc
 
 /// Polls `condition` every 5 ms until it holds or `timeout` passes; whether it held.
@@ -12,4 +11,3 @@ func waitBriefly(upTo timeout: Duration, until condition: () -> Bool) -> Bool {
     }
     return true
 }
-#endif

@@ -1,4 +1,3 @@
-#if os(Linux)
 import Glibc
 import SystemPackage
 
@@ -55,4 +54,3 @@ final class CgroupDirectoryLock: DirectoryLock {
         release()
     }
 }
-#endif

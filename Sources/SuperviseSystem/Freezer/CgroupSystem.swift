@@ -1,4 +1,3 @@
-#if os(Linux)
 /// This process's cgroups, read from `/proc/self`.
 enum CgroupSystem {
     /// Where this process's own cgroup is in `version`'s hierarchy, or why there is none.
@@ -21,4 +20,3 @@ enum CgroupSystem {
         }
     }()
 }
-#endif

@@ -1,4 +1,3 @@
-#if os(Linux)
 import Glibc
 import SystemPackage
 
@@ -54,4 +53,3 @@ struct CgroupTree {
         }
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if os(Linux)
 import Glibc
 import SystemPackage
 
@@ -171,4 +170,3 @@ final class CgroupV1Unit: FreezerUnit {
         }
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if os(Linux)
 import Glibc
 import SystemPackage
 
@@ -209,4 +208,3 @@ final class CgroupV2Unit: FreezerUnit {
         return nil
     }
 }
-#endif

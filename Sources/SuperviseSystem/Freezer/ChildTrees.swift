@@ -1,4 +1,3 @@
-#if os(Linux)
 /// Where the orphans of children's trees go: the supervisor is a child subreaper, so a process
 /// whose parent exits is reparented to it, not to init.
 public struct OrphanAdoption: Sendable {
@@ -41,4 +40,3 @@ enum ChildTrees {
         return trees
     }
 }
-#endif

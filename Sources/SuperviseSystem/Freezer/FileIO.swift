@@ -1,4 +1,3 @@
-#if os(Linux)
 import Glibc
 import SystemPackage
 
@@ -73,4 +72,3 @@ enum FileIO {
         return .success(names)
     }
 }
-#endif

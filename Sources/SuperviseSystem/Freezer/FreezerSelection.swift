@@ -1,4 +1,3 @@
-#if os(Linux)
 /// Makes the freezer a run asked for, or for `auto` the first that works here.
 public enum FreezerSelection {
     /// Sweeps stale cgroups of dead supervisors, then makes the freezer for `choice`.
@@ -68,4 +67,3 @@ public enum FreezerSelection {
         return String(directory[..<slash])
     }
 }
-#endif

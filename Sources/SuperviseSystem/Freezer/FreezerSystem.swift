@@ -1,4 +1,3 @@
-#if os(Linux)
 import Glibc
 import SystemPackage
 
@@ -93,4 +92,3 @@ struct LinuxFreezerSystem: FreezerSystem {
         valueOrErrno { Glibc.kill(pid, signal) }.map { _ in () }
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if os(Linux)
 import Glibc
 import SystemPackage
 
@@ -144,4 +143,3 @@ struct ProcFS {
         return ResourceUsage(rssKB: kilobytes, cpuMS: Double(ticks) * 1000 / Double(Self.ticksPerSecond))
     }
 }
-#endif

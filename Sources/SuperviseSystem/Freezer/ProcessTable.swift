@@ -1,4 +1,3 @@
-#if os(Linux)
 /// A process told apart from a later one that reuses its pid: its pid and its start time
 /// (`/proc/PID/stat` field 22, in clock ticks since boot).
 struct ProcessIdentity: Hashable {
@@ -51,4 +50,3 @@ struct ProcessTable {
         return found
     }
 }
-#endif

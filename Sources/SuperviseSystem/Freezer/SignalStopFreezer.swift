@@ -1,5 +1,4 @@
 import SuperviseLifecycle
-#if os(Linux)
 import Glibc
 
 /// Freezes each child's process tree with SIGSTOP, process by process. Needs no privilege;
@@ -96,4 +95,3 @@ public final class SignalStopFreezer: Freezer {
         for (unit, halted) in zip(others, halted) { unit.conclude(haltedBeforeScan: halted) }
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if os(Linux)
 import Glibc
 import SystemPackage
 
@@ -183,4 +182,3 @@ final class SignalStopUnit: FreezerUnit {
         _ = waitBriefly(upTo: .seconds(1), until: isEmpty)
     }
 }
-#endif

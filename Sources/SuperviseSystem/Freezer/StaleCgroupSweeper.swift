@@ -1,4 +1,3 @@
-#if os(Linux)
 import Glibc
 import SystemPackage
 
@@ -67,4 +66,3 @@ public enum StaleCgroupSweeper {
         }
     }
 }
-#endif

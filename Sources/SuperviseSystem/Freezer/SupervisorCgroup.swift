@@ -1,4 +1,3 @@
-#if os(Linux)
 import Glibc
 import SystemPackage
 
@@ -79,4 +78,3 @@ final class SupervisorCgroup {
         lock.release()
     }
 }
-#endif

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// One fuzzing run of one parser: its seed and how many inputs it tries.
 ///
