@@ -23,6 +23,10 @@ enum CgroupVersion: Equatable {
     case v1Freezer
 
     var displayName: String { self == .v2 ? "cgroup v2" : "cgroup v1 freezer" }
+    /// The file that freezes a cgroup.
+    var freezeFile: String { self == .v2 ? "cgroup.freeze" : "freezer.state" }
+    /// Why the freeze file may be missing, for the message that says it is.
+    var freezeFileHint: String { self == .v2 ? " (it needs Linux 5.2 or later)" : "" }
 }
 
 /// Where a process's own cgroup is, in one hierarchy.

@@ -13,16 +13,8 @@ public final class CgroupV1Freezer: Freezer {
 
     /// Creates this supervisor's cgroup below its own freezer cgroup, or says why cgroup v1 can't be used.
     init(location: CgroupLocation, system: any FreezerSystem = LinuxFreezerSystem()) throws(FreezerUnusable) {
-        if case .failure(let error) = system.access(location.directory + "/cgroup.procs", W_OK) {
-            throw FreezerUnusable("cgroup v1 freezer at \(location.directory) is not writable: "
-                                  + "\(error.sentenceText) (cgroup.procs can't be written)")
-        }
         self.system = system
-        cgroup = try SupervisorCgroup(in: location, version: .v1Freezer, system: system)
-        guard case .success = system.access(cgroup.directory + "/freezer.state", F_OK) else {
-            cgroup.remove()
-            throw FreezerUnusable("cgroup v1 freezer at \(location.directory) has no freezer.state")
-        }
+        cgroup = try SupervisorCgroup.forFreezer(in: location, version: .v1Freezer, system: system)
     }
 
     public func makeUnit(for childName: String) throws(SupervisorError) -> any FreezerUnit {

@@ -15,16 +15,8 @@ public final class CgroupV2Freezer: Freezer {
 
     /// Creates this supervisor's cgroup below its own, or says why cgroup v2 can't be used.
     init(location: CgroupLocation, system: any FreezerSystem = LinuxFreezerSystem()) throws(FreezerUnusable) {
-        if case .failure(let error) = system.access(location.directory + "/cgroup.procs", W_OK) {
-            throw FreezerUnusable("cgroup v2 at \(location.directory) is not writable: "
-                                  + "\(error.sentenceText) (cgroup.procs can't be written)")
-        }
         self.system = system
-        cgroup = try SupervisorCgroup(in: location, version: .v2, system: system)
-        guard case .success = system.access(cgroup.directory + "/cgroup.freeze", F_OK) else {
-            cgroup.remove()
-            throw FreezerUnusable("cgroup v2 at \(location.directory) has no cgroup.freeze (it needs Linux 5.2 or later)")
-        }
+        cgroup = try SupervisorCgroup.forFreezer(in: location, version: .v2, system: system)
         switch system.makeInotify() {
         case .success(let fd):
             inotifyFD = fd

@@ -14,6 +14,23 @@ final class SupervisorCgroup {
     private let lock: any DirectoryLock
     private var counter = 0
 
+    /// Makes this supervisor's cgroup in `location` for a freezer: `location` must be writable, and
+    /// the new cgroup must have the version's freeze file.
+    static func forFreezer(in location: CgroupLocation, version: CgroupVersion,
+                           system: any FreezerSystem) throws(FreezerUnusable) -> SupervisorCgroup {
+        if case .failure(let error) = system.access(location.directory + "/cgroup.procs", W_OK) {
+            throw FreezerUnusable("\(version.displayName) at \(location.directory) is not writable: "
+                                  + "\(error.sentenceText) (cgroup.procs can't be written)")
+        }
+        let cgroup = try SupervisorCgroup(in: location, version: version, system: system)
+        guard case .success = system.access(cgroup.directory + "/" + version.freezeFile, F_OK) else {
+            cgroup.remove()
+            throw FreezerUnusable("\(version.displayName) at \(location.directory) has no \(version.freezeFile)"
+                                  + version.freezeFileHint)
+        }
+        return cgroup
+    }
+
     /// Creates a cgroup in `location` named by `names` (a fresh name each call) and locks it.
     ///
     /// A name already taken is never reused: the next one is tried. A sweep that lists the directory
