@@ -56,18 +56,9 @@ final class CgroupV1Unit: FreezerUnit {
         self.directory = directory
         self.childName = childName
         self.system = system
-        let state = system.open(directory + "/freezer.state", O_RDWR)
-        let procs = system.open(directory + "/cgroup.procs", O_WRONLY)
-        switch (state, procs) {
-        case (.success(let state), .success(let procs)):
-            stateFD = state
-            procsFD = procs
-        case (.failure(let error), let other), (let other, .failure(let error)):
-            if case .success(let fd) = other { system.close(fd) }
-            _ = system.removeDirectory(directory)
-            throw SupervisorError(.freezer, "could not open the freezer files of \(directory) for child \(childName): "
-                                  + "\(error.sentenceText)", errno: error.rawValue)
-        }
+        var files = CgroupFileOpener(directory: directory, childName: childName, system: system)
+        stateFD = try files.open("freezer.state", O_RDWR)
+        procsFD = try files.open("cgroup.procs", O_WRONLY)
     }
 
     func attach(pid: Int32) {

@@ -73,31 +73,17 @@ final class CgroupV2Unit: FreezerUnit {
         self.directory = directory
         self.childName = childName
         self.system = system
-        var opened: [Int32] = []
-        func open(_ file: String, _ flags: Int32) throws(SupervisorError) -> Int32 {
-            switch system.open(directory + "/" + file, flags) {
-            case .success(let fd):
-                opened.append(fd)
-                return fd
-            case .failure(let error):
-                for fd in opened { system.close(fd) }
-                _ = system.removeDirectory(directory)
-                throw SupervisorError(.freezer, "could not open \(directory)/\(file) for child \(childName): \(error.sentenceText)",
-                                      errno: error.rawValue)
-            }
-        }
-        freezeFD = try open("cgroup.freeze", O_RDWR)
-        eventsFD = try open("cgroup.events", O_RDONLY)
-        procsFD = try open("cgroup.procs", O_WRONLY)
-        directoryFD = try open(".", O_RDONLY | O_DIRECTORY)
+        var files = CgroupFileOpener(directory: directory, childName: childName, system: system)
+        freezeFD = try files.open("cgroup.freeze", O_RDWR)
+        eventsFD = try files.open("cgroup.events", O_RDONLY)
+        procsFD = try files.open("cgroup.procs", O_WRONLY)
+        directoryFD = try files.open(".", O_RDONLY | O_DIRECTORY)
         switch system.watchModifications(of: directory + "/cgroup.events", on: inotifyFD) {
         case .success(let watch):
             self.watch = watch
         case .failure(let error):
-            for fd in opened { system.close(fd) }
-            _ = system.removeDirectory(directory)
-            throw SupervisorError(.freezer, "could not watch \(directory)/cgroup.events for child \(childName): "
-                                  + "\(error.sentenceText); raise fs.inotify.max_user_watches", errno: error.rawValue)
+            throw files.undo("could not watch \(directory)/cgroup.events for child \(childName): "
+                             + "\(error.sentenceText); raise fs.inotify.max_user_watches", error)
         }
         self.inotifyFD = inotifyFD
     }
