@@ -23,6 +23,10 @@ let package = Package(
         // The wire codec shared by the supervisor and the client library: pure, no I/O.
         .target(name: "SuperviseProtocol"),
 
+        // The one way to make a system call (EINTR retry, errno text), shared by the supervisor's
+        // system layer and the client library.
+        .target(name: "SuperviseSystemCall", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+
         // The layers, lowest first; each imports only targets above it in this list
         // (scripts/check-layers.sh enforces it). docs/architecture.md draws them.
 
@@ -36,6 +40,7 @@ let package = Package(
             dependencies: [
                 "SuperviseLifecycle",
                 "SuperviseProtocol",
+                "SuperviseSystemCall",
                 "_SuperviseCShims",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -71,7 +76,8 @@ let package = Package(
         ),
 
         // The child side: a UIKit-shaped API for Swift workers.
-        .target(name: "SuperviseClient", dependencies: ["SuperviseProtocol"]),
+        .target(name: "SuperviseClient", dependencies: ["SuperviseProtocol", "SuperviseSystemCall",
+                                                       .product(name: "SystemPackage", package: "swift-system")]),
 
         // The Swift worker example (examples/swift), run under supervise by the integration tests.
         .executableTarget(

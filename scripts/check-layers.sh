@@ -12,14 +12,15 @@ sources=${1:-"$(cd "$(dirname "$0")/.." && pwd)/Sources"}
 allowed_imports() {
     case $1 in
         SuperviseProtocol) echo "" ;;
+        SuperviseSystemCall) echo "Glibc SystemPackage" ;;
         SuperviseLifecycle) echo "SuperviseProtocol" ;;
-        SuperviseSystem) echo "SuperviseLifecycle SuperviseProtocol _SuperviseCShims SystemPackage Glibc" ;;
+        SuperviseSystem) echo "SuperviseLifecycle SuperviseProtocol SuperviseSystemCall _SuperviseCShims SystemPackage Glibc" ;;
         # SuperviseProtocol for LaunchState (`launch = "background"`); Glibc for the signal
         # numbers of the signal table only.
         SuperviseConfig) echo "SuperviseLifecycle SuperviseProtocol SuperviseSystem Glibc" ;;
         SuperviseShell) echo "SuperviseConfig SuperviseLifecycle SuperviseProtocol SuperviseSystem Logging" ;;
         supervise) echo "SuperviseConfig SuperviseLifecycle SuperviseProtocol SuperviseShell SuperviseSystem ArgumentParser Logging" ;;
-        SuperviseClient) echo "SuperviseProtocol Glibc Synchronization" ;;
+        SuperviseClient) echo "SuperviseProtocol SuperviseSystemCall Glibc Synchronization SystemPackage" ;;
         *) return 1 ;;
     esac
 }

@@ -1,4 +1,6 @@
+import SuperviseSystemCall
 import Glibc
+import SystemPackage
 
 /// Starts OS threads that run to completion on their own.
 enum DetachedThread {
@@ -17,7 +19,7 @@ enum DetachedThread {
         }, context)
         guard result == 0 else {
             Unmanaged<Body>.fromOpaque(context).release()
-            fatalError("SuperviseClient: could not start a thread (\(SystemError(code: result).sentenceText)); raise the process's thread limit")
+            fatalError("SuperviseClient: could not start a thread (\(Errno(rawValue: result).sentenceText)); raise the process's thread limit")
         }
         pthread_detach(thread)
     }

@@ -1,3 +1,4 @@
+import SuperviseSystemCall
 import SystemPackage
 
 /// Passes one child's stdout and stderr through to the supervisor's, each line

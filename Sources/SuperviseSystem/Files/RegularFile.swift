@@ -1,3 +1,4 @@
+import SuperviseSystemCall
 import Glibc
 import SystemPackage
 

@@ -1,3 +1,4 @@
+import SuperviseSystemCall
 import SystemPackage
 
 /// Opens the files of a child cgroup just made; on a failure, closes what it opened and

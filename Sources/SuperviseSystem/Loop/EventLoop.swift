@@ -1,3 +1,4 @@
+import SuperviseSystemCall
 import SuperviseLifecycle
 import _SuperviseCShims
 import Glibc

@@ -1,3 +1,4 @@
+import SuperviseSystemCall
 import _SuperviseCShims
 import Glibc
 

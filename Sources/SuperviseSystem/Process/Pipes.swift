@@ -1,3 +1,4 @@
+import SuperviseSystemCall
 import SystemPackage
 
 /// The two pipes of the child protocol: events (supervisor → child) and requests (child → supervisor).
