@@ -55,12 +55,18 @@ let package = Package(
         // The benchmark harness (docs/performance.md); its C probes are compiled at run time.
         .executableTarget(name: "supervise-bench", dependencies: ["supervise"], path: "Benchmarks/supervise-bench"),
 
-        .testTarget(name: "SuperviseProtocolTests", dependencies: ["SuperviseProtocol"]),
-        .testTarget(name: "SuperviseCoreTests", dependencies: ["SuperviseCore"]),
-        .testTarget(name: "SuperviseClientTests", dependencies: ["SuperviseClient"]),
+        // What every test target shares: waiting on a condition, temporary directories, the seeded
+        // generator and skip reasons. It depends on no target of the project, so it never has to
+        // follow how Sources is split.
+        .target(name: "SuperviseTestSupport", path: "Tests/SuperviseTestSupport"),
+
+        .testTarget(name: "SuperviseProtocolTests", dependencies: ["SuperviseProtocol", "SuperviseTestSupport"]),
+        .testTarget(name: "SuperviseCoreTests", dependencies: ["SuperviseCore", "SuperviseTestSupport"]),
+        .testTarget(name: "SuperviseClientTests", dependencies: ["SuperviseClient", "SuperviseTestSupport"]),
         // Seeded property-based fuzzing of every parser (docs/testing.md).
-        .testTarget(name: "FuzzTests", dependencies: ["SuperviseProtocol", "SuperviseCore", "supervise"],
+        .testTarget(name: "FuzzTests", dependencies: ["SuperviseProtocol", "SuperviseCore", "supervise", "SuperviseTestSupport"],
                     exclude: ["Corpus"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["supervise", "swift-worker-example"], exclude: ["Workers"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["supervise", "swift-worker-example", "SuperviseTestSupport"],
+                    exclude: ["Workers"]),
     ]
 )
