@@ -1,5 +1,6 @@
 import Testing
 @testable import supervise
+import SuperviseTestSupport
 
 /// `SuperviseCommand`'s argument parsing (swift-argument-parser and our validation), in
 /// process, on mutated argument vectors.

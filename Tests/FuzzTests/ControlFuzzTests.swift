@@ -1,5 +1,6 @@
 import Testing
 @testable import SuperviseCore
+import SuperviseTestSupport
 
 /// `ControlParser` (stdin commands) on generated and mutated lines.
 @Suite struct ControlFuzzTests {

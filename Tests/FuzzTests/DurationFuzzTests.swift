@@ -1,5 +1,6 @@
 import Testing
 @testable import SuperviseCore
+import SuperviseTestSupport
 
 /// `DurationParser` against an independent reference, on generated and mutated inputs.
 @Suite struct DurationFuzzTests {

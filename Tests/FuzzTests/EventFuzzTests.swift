@@ -1,5 +1,6 @@
 import Testing
 import SuperviseProtocol
+import SuperviseTestSupport
 
 /// `Event` encoding and decoding, the client's reading of what the supervisor writes.
 @Suite struct EventFuzzTests {

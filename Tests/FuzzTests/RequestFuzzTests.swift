@@ -1,5 +1,6 @@
 import Testing
 import SuperviseProtocol
+import SuperviseTestSupport
 
 /// `LineSplitter` and `RequestParser`, the supervisor's reading of what a child writes.
 @Suite struct RequestFuzzTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import SuperviseCore
+import SuperviseTestSupport
 
 /// `TOMLParser` on generated documents of the supported subset, and `ConfigFile` on mutated
 /// config files.

@@ -23,6 +23,9 @@ public struct Seed: Sendable {
         }
     }
 
-    /// `NAME=SEED`: what to put before `swift test` to replay `seed` (by default this one).
-    public func replay(_ seed: UInt64? = nil) -> String { "\(variable)=\(seed ?? value)" }
+    /// `NAME=SEED`: what to put before `swift test` to replay this seed.
+    public func replay() -> String { Self.replay(variable, value) }
+
+    /// `NAME=SEED` for any seed, such as one drawn from the first.
+    public static func replay(_ variable: String, _ seed: UInt64) -> String { "\(variable)=\(seed)" }
 }

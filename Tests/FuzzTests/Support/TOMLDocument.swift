@@ -1,4 +1,5 @@
 @testable import SuperviseCore
+import SuperviseTestSupport
 
 /// A TOML value without line numbers or table origins, to compare what was generated with
 /// what was parsed.

@@ -1,4 +1,5 @@
 import Foundation
+import SuperviseTestSupport
 
 /// How many interleavings to run, from the environment:
 /// - default: 2 sequences of 10 steps per freezer, from a fresh random seed;
@@ -15,8 +16,8 @@ struct InterleavingPlan {
 
     static var current: InterleavingPlan {
         let environment = ProcessInfo.processInfo.environment
-        let seed = environment["SUPERVISE_SEED"].flatMap { UInt64($0) }
-        return InterleavingPlan(firstSeed: seed ?? UInt64.random(in: 1...UInt64.max), replay: seed != nil,
+        let seed = Seed(from: "SUPERVISE_SEED")
+        return InterleavingPlan(firstSeed: seed.value, replay: seed.isReplay,
                                 soakSteps: environment["SUPERVISE_SOAK"].flatMap { Int($0) },
                                 freezers: environment["SUPERVISE_FREEZERS"].map { Set($0.split(separator: ",").map(String.init)) })
     }
@@ -30,7 +31,7 @@ struct InterleavingPlan {
 
     /// The environment that replays the sequence with `seed` (the same commands, at most as many steps).
     func replay(_ seed: UInt64) -> String {
-        (soakSteps == nil ? "" : "SUPERVISE_SOAK=1 ") + "SUPERVISE_SEED=\(seed)"
+        (soakSteps == nil ? "" : "SUPERVISE_SOAK=1 ") + Seed.replay("SUPERVISE_SEED", seed)
     }
 
     /// The seed of sequence `index`: the first seed, then numbers drawn from it.
