@@ -1,9 +1,12 @@
 import Foundation
 import Testing
+import SuperviseTestSupport
 
 /// Freezing for real: progress stops, whole trees, fds, and the idle loop.
 @Suite struct FreezerTests {
-    let directory = Supervise.temporaryDirectory()
+    /// Removed with the suite instance, after each test.
+    let temporary = TemporaryDirectory()
+    var directory: URL { temporary.url }
 
     func counterValue(_ path: String) -> Int {
         Int(((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
@@ -19,7 +22,7 @@ import Testing
                                     stdin: "sleep 0.3\nbackground\nwait suspended\n") { process in
             // Wait (bounded) until the counter stands still for 200 ms, then it must stay still.
             var last = -1
-            Supervise.eventually(timeout: 10) {
+            eventually(timeout: 10) {
                 let now = counterValue(counter)
                 defer { last = now }
                 Thread.sleep(forTimeInterval: 0.2)
@@ -30,7 +33,7 @@ import Testing
             frozenValues.append(counterValue(counter))
             kill(process.processIdentifier, SIGUSR2)
             let before = counterValue(counter)
-            resumed = Supervise.eventually(timeout: 5) { counterValue(counter) > before }
+            resumed = eventually(timeout: 5) { counterValue(counter) > before }
             kill(process.processIdentifier, SIGTERM)
         }
         #expect(frozenValues.count == 2 && frozenValues[0] > 0 && frozenValues[0] == frozenValues[1],
@@ -45,10 +48,10 @@ import Testing
         var childPID = ""
         _ = try Supervise.run(["--name", "envy", "--", "sleep", "30"]) { process in
             let children = "/proc/\(process.processIdentifier)/task/\(process.processIdentifier)/children"
-            Supervise.eventually { !((try? String(contentsOfFile: children, encoding: .utf8)) ?? "").isEmpty }
+            eventually { !((try? String(contentsOfFile: children, encoding: .utf8)) ?? "").isEmpty }
             childPID = ((try? String(contentsOfFile: children, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             // Look only once the child has exec'd (before that it is a copy of the supervisor).
-            Supervise.eventually {
+            eventually {
                 let environ = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(childPID)/environ"))) ?? Data()
                 environment = environ.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.filter { $0.hasPrefix("SUPERVISE_") }
                 return !environment.isEmpty

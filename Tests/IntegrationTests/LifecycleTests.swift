@@ -1,10 +1,13 @@
 import Foundation
 import Testing
+import SuperviseTestSupport
 
 /// The contract's lifecycle, end to end: the real binary, real workers, short timings,
 /// against every freezer backend this machine has.
 @Suite struct LifecycleTests {
-    let directory = Supervise.temporaryDirectory()
+    /// Removed with the suite instance, after each test.
+    let temporary = TemporaryDirectory()
+    var directory: URL { temporary.url }
     var log: String { directory.appendingPathComponent("events.log").path }
 
     func events() -> [String] {

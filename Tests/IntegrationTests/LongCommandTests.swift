@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SuperviseTestSupport
 
 /// A command that takes long to carry out (many children, each signalled in turn) must not
 /// change what is reported about them.
@@ -10,7 +11,9 @@ import Testing
     /// was recorded as killed at the grace's end (143, `in_time: false`) though each had died of
     /// its SIGTERM at once.
     @Test func terminateAllOutlastingTheGraceReportsEachChildAsItEnded() throws {
-        let directory = Supervise.temporaryDirectory()
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         let config = directory.appendingPathComponent("many.toml").path
         var text = "freezer = \"sigstop\"\ngrace = \"0.2s\"\n"
         for index in 0..<100 { text += "[child.c\(index)]\ncommand = [\"sleep\", \"300\"]\n" }

@@ -1,11 +1,14 @@
 import Foundation
 import Testing
+import SuperviseTestSupport
 
 /// What someone else does to a suspended child, through the real binary: a thaw is undone
 /// (frozen again, with a timeline note), and a SIGKILL a cgroup v1 freeze holds back is let
 /// through, so `status`, `wait` and the report say what the child is.
 @Suite struct OutsideChangeTests {
-    let directory = Supervise.temporaryDirectory()
+    /// Removed with the suite instance, after each test.
+    let temporary = TemporaryDirectory()
+    var directory: URL { temporary.url }
 
     func counter(_ path: String) -> Int {
         Int(((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
@@ -33,7 +36,7 @@ import Testing
         let live = try LiveSupervise(["--freezer", backend.rawValue, "--window", "0", "--freeze-timeout", "5",
                                       "--", Supervise.worker("counter.sh"), count])
         defer { live.stop() }
-        #expect(Supervise.eventually { counter(count) > 0 })
+        #expect(eventually { counter(count) > 0 })
         live.send("background")
         try #require(live.wait(for: "suspended") == "suspended", "\(live.log)")
         let status = try #require(live.status())
@@ -43,7 +46,7 @@ import Testing
         try thawFromOutside(backend, pid: pid, cgroup: probe.cgroup)
         if backend != .cgroup1 {
             // cgroup.events and SIGCONT to a child are told to the supervisor: it needs no command.
-            #expect(Supervise.eventually { probe.unfrozen(liveTree(of: pid)).isEmpty },
+            #expect(eventually { probe.unfrozen(liveTree(of: pid)).isEmpty },
                     "frozen again unasked: \(probe.unfrozen(liveTree(of: pid)))")
         }
         // cgroup v1 tells nothing: the wait looks.
@@ -68,7 +71,7 @@ import Testing
                                       "--", Supervise.worker("tree.sh"), directory.path])
         defer { live.stop() }
         let escaped = directory.appendingPathComponent("escaped").path
-        #expect(Supervise.eventually { counter(escaped) > 2 })
+        #expect(eventually { counter(escaped) > 2 })
         live.send("background")
         try #require(live.wait(for: "suspended") == "suspended", "\(live.log)")
         let group = try #require(Int32(String(contentsOfFile: escaped + ".pid", encoding: .utf8)
@@ -76,7 +79,7 @@ import Testing
 
         kill(-group, SIGCONT)  // the setsid'd loop and its sleep: a grandchild's group
         let before = counter(escaped)
-        #expect(Supervise.eventually { counter(escaped) > before }, "the loop runs: the supervisor was not told")
+        #expect(eventually { counter(escaped) > before }, "the loop runs: the supervisor was not told")
         #expect(["suspending", "suspended"].contains(live.status()?["state"] as? String ?? ""))
         #expect(live.wait(for: "suspended") == "suspended")
         let frozenAt = counter(escaped)

@@ -1,10 +1,13 @@
 import Foundation
 import Testing
+import SuperviseTestSupport
 
 /// Malformed requests are answered with `error` and change nothing.
 @Suite struct ProtocolErrorTests {
     @Test func malformedRequestsAreAnsweredAndTheSupervisorKeepsGoing() throws {
-        let directory = Supervise.temporaryDirectory()
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         let log = directory.appendingPathComponent("events.log").path
         let long = String(repeating: "x", count: 2000)
         let requests = ["fly away", "begin bad!id", "end nope", "hello 2", "done x", "begin \(long)", "begin t9 still fine"]
@@ -79,7 +82,9 @@ import Testing
     }
 
     @Test func lifecycleEventsQueuedBehindErrorsAreNeverDropped() throws {
-        let file = Supervise.temporaryDirectory().appendingPathComponent("events").path
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
+        let file = temporary.file("events")
         // Flood errors without reading for a second, then read everything the supervisor queued.
         let script = "yes bogus >&4 & sleep 1; kill $!; timeout 2 cat <&3 > \(file); exit 0"
         let run = try Supervise.run(["--log-level", "error", "--", "sh", "-c", script],

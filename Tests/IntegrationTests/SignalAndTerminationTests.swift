@@ -1,9 +1,12 @@
 import Foundation
 import Testing
+import SuperviseTestSupport
 
 /// Signals to the supervisor, the termination ladder, and exit statuses.
 @Suite struct SignalAndTerminationTests {
-    let directory = Supervise.temporaryDirectory()
+    /// Removed with the suite instance, after each test.
+    let temporary = TemporaryDirectory()
+    var directory: URL { temporary.url }
     var log: String { directory.appendingPathComponent("events.log").path }
 
     func events() -> [String] {
@@ -14,12 +17,12 @@ import Testing
     func usr1BackgroundsAndUsr2ForegroundsAndTermTerminates(backend: Backend) throws {
         let run = try Supervise.run(["--freezer", backend.rawValue, "--control", "none", "--", Supervise.worker("aware-worker.sh")],
                                     environment: ["WORKER_LOG": log]) { process in
-            #expect(Supervise.eventually { events().contains("did-become-active") })
+            #expect(eventually { events().contains("did-become-active") })
             kill(process.processIdentifier, SIGUSR1)
-            #expect(Supervise.eventually { events().contains("did-enter-background 1 5000 30000") })
+            #expect(eventually { events().contains("did-enter-background 1 5000 30000") })
             Thread.sleep(forTimeInterval: 0.2)
             kill(process.processIdentifier, SIGUSR2)
-            #expect(Supervise.eventually { events().filter { $0 == "did-become-active" }.count == 2 })
+            #expect(eventually { events().filter { $0 == "did-become-active" }.count == 2 })
             kill(process.processIdentifier, SIGTERM)
         }
         #expect(run.status == 0, "\(run.stderr)")
@@ -124,7 +127,9 @@ import Testing
     }
 
     @Test func beginsOverTheTaskLimitAreRefused() throws {
-        let log = Supervise.temporaryDirectory().appendingPathComponent("events.log").path
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
+        let log = temporary.file("events.log")
         let run = try Supervise.run(["--max-tasks", "1", "--", Supervise.worker("aware-worker.sh")],
                                     stdin: "sleep 0.5\nterminate\n",
                                     environment: ["WORKER_LOG": log, "WORKER_REQUESTS": "begin a|begin b"])
@@ -148,7 +153,7 @@ import Testing
         try process.run()
         Thread.sleep(forTimeInterval: 1)
         input.fileHandleForWriting.write(Data("typed\n".utf8))
-        let exited = Supervise.eventually(timeout: 10) { !process.isRunning }
+        let exited = eventually(timeout: 10) { !process.isRunning }
         if !exited { process.terminate() }
         process.waitUntilExit()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -1,10 +1,13 @@
 import Foundation
 import Testing
+import SuperviseTestSupport
 
 /// Signals other than the control ones: forwarded to every process of the child's tree, or
 /// ignored, and never the supervisor's death.
 @Suite struct SignalForwardingTests {
-    let directory = Supervise.temporaryDirectory()
+    /// Removed with the suite instance, after each test.
+    let temporary = TemporaryDirectory()
+    var directory: URL { temporary.url }
     var log: String { directory.appendingPathComponent("signals.log").path }
 
     /// A Python child that logs every signal it is sent, and a `setsid` grandchild that does too.
@@ -52,13 +55,13 @@ import Testing
     func forwardedSignalsReachTheWholeTreeAndIgnoredOnesChangeNothing(backend: Backend) throws {
         var supervisorState = "?"
         let run = try Supervise.run(["--freezer", backend.rawValue, "--control", "none", "--"] + worker) { process in
-            #expect(Supervise.eventually { received().values.filter { $0.contains("ready") }.count == 2 }, "\(lines())")
+            #expect(eventually { received().values.filter { $0.contains("ready") }.count == 2 }, "\(lines())")
             for signal in Self.forwarded + Self.ignored {
                 kill(process.processIdentifier, signal)
                 Thread.sleep(forTimeInterval: 0.05)
             }
             let expected = Set(Self.forwarded.map(String.init))
-            #expect(Supervise.eventually { received().values.allSatisfy { expected.isSubset(of: $0) } },
+            #expect(eventually { received().values.allSatisfy { expected.isSubset(of: $0) } },
                     "every process of the tree gets every forwarded signal: \(received())")
             // Before the terminate: its stop signal is followed by a SIGCONT of the supervisor's own.
             let ignored = Set(Self.ignored.map(String.init))

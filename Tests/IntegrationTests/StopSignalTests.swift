@@ -1,10 +1,13 @@
 import Foundation
 import Testing
+import SuperviseTestSupport
 
 /// The stop signal reaches every process of a child's tree, including descendants that left its
 /// process group with `setsid`: they get the chance to clean up before the grace ends.
 @Suite struct StopSignalTests {
-    let directory = Supervise.temporaryDirectory()
+    /// Removed with the suite instance, after each test.
+    let temporary = TemporaryDirectory()
+    var directory: URL { temporary.url }
     var marker: String { directory.appendingPathComponent("term").path }
 
     /// A shell that starts a `setsid` grandchild which records SIGTERM in `marker` and exits 0,

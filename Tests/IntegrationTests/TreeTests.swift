@@ -1,12 +1,15 @@
 import Foundation
 import Testing
+import SuperviseTestSupport
 
 /// Whole process trees, through the real binary: frozen, resumed, signalled and killed as one,
 /// including the loops that left the child's process group (`escaped`, a setsid'd child) and
 /// its parent (`orphan`, double-forked, so the supervisor adopted it).
 @Suite struct TreeTests {
     static let loops = ["main", "one", "two", "escaped", "orphan"]
-    let directory = Supervise.temporaryDirectory()
+    /// Removed with the suite instance, after each test.
+    let temporary = TemporaryDirectory()
+    var directory: URL { temporary.url }
 
     func counter(_ name: String, in directory: URL? = nil) -> Int {
         Int(read(name, in: directory ?? self.directory)) ?? -1
@@ -34,7 +37,7 @@ import Testing
     }
 
     func waitForLoops(in directory: URL? = nil) -> Bool {
-        Supervise.eventually { Self.loops.allSatisfy { counter($0, in: directory) > 2 } }
+        eventually { Self.loops.allSatisfy { counter($0, in: directory) > 2 } }
     }
 
     /// Which loops moved during `seconds`.
@@ -59,7 +62,7 @@ import Testing
     /// loop stops before the `mv` it forked, and the supervisor verifies the freeze after both.
     func allStopped(in directory: URL? = nil) -> Bool {
         defer { Thread.sleep(forTimeInterval: 0.3) }
-        return Supervise.eventually { Self.loops.allSatisfy { halted(pid($0, in: directory)) } }
+        return eventually { Self.loops.allSatisfy { halted(pid($0, in: directory)) } }
     }
 
     func termed(_ loop: String, in directory: URL? = nil) -> Bool {
@@ -85,7 +88,7 @@ import Testing
         #expect(afterThaw == Set(Self.loops))
         for loop in Self.loops {
             #expect(termed(loop), "\(loop) did not get the stop signal")
-            #expect(Supervise.eventually(timeout: 5) { !alive(pid(loop)) }, "\(loop) outlived the run")
+            #expect(eventually(timeout: 5) { !alive(pid(loop)) }, "\(loop) outlived the run")
         }
     }
 
@@ -101,7 +104,7 @@ import Testing
             #expect(waitForLoops())
             stoppedWhileSuspended = allStopped()
             #expect(moving(during: 0.3).isEmpty)
-            #expect(Supervise.eventually { Self.loops.allSatisfy { !halted(pid($0)) } }, "still stopped after foreground")
+            #expect(eventually { Self.loops.allSatisfy { !halted(pid($0)) } }, "still stopped after foreground")
             movingAfter = moving(during: 0.3)
         }
         #expect(run.status == 0, "\(run.stderr)")
@@ -110,7 +113,7 @@ import Testing
         #expect(movingAfter == Set(Self.loops))
         #expect(termed("main"))
         for loop in Self.loops {
-            #expect(Supervise.eventually(timeout: 5) { !alive(pid(loop)) }, "\(loop) outlived the run")
+            #expect(eventually(timeout: 5) { !alive(pid(loop)) }, "\(loop) outlived the run")
         }
     }
 
@@ -122,7 +125,7 @@ import Testing
         #expect(run.status == 124, "\(run.stderr)")
         #expect(run.violations.first?["kind"] as? String == "expiry")
         for loop in Self.loops {
-            #expect(Supervise.eventually(timeout: 5) { !alive(pid(loop)) }, "\(loop) survived the kill")
+            #expect(eventually(timeout: 5) { !alive(pid(loop)) }, "\(loop) survived the kill")
         }
     }
 
@@ -156,7 +159,7 @@ import Testing
         for child in [first, second] {
             for loop in Self.loops {
                 #expect(termed(loop, in: child), "\(child.lastPathComponent)'s \(loop) did not get the stop signal")
-                #expect(Supervise.eventually(timeout: 5) { !alive(pid(loop, in: child)) })
+                #expect(eventually(timeout: 5) { !alive(pid(loop, in: child)) })
             }
         }
     }
@@ -178,13 +181,13 @@ import Testing
         var stateWhileSuspended: Character?
         let run = try Supervise.run(["--config", config.path],
                                     stdin: "sleep 0.5\nbackground first\nwait suspended first timeout=10s\nsleep 1\nterminate all\n") { _ in
-            #expect(Supervise.eventually { pid("nameless") > 0 })
+            #expect(eventually { pid("nameless") > 0 })
             Thread.sleep(forTimeInterval: 1)
             stateWhileSuspended = state(pid("nameless"))
         }
         #expect(run.status == 0, "\(run.stderr)")
         #expect(stateWhileSuspended.map { "RS".contains($0) } == true, "nameless was \(String(describing: stateWhileSuspended))")
-        #expect(Supervise.eventually(timeout: 5) { !alive(pid("nameless")) }, "the nameless orphan outlived the run")
+        #expect(eventually(timeout: 5) { !alive(pid("nameless")) }, "the nameless orphan outlived the run")
     }
 
     @Test(arguments: Backend.usable)
@@ -208,7 +211,7 @@ import Testing
         // sigstop keeps no record: what left the process group stays stopped (the documented limit).
         let outsideTheGroup = ["escaped", "orphan"]
         for loop in Self.loops where backend != .sigstop || !outsideTheGroup.contains(loop) {
-            #expect(Supervise.eventually(timeout: 5) { !alive(pid(loop)) }, "\(loop) survived its supervisor")
+            #expect(eventually(timeout: 5) { !alive(pid(loop)) }, "\(loop) survived its supervisor")
         }
         for path in cgroups {
             #expect(!FileManager.default.fileExists(atPath: path), "stale cgroup left: \(path)")

@@ -1,4 +1,5 @@
 import Foundation
+import SuperviseTestSupport
 
 /// One line of `status`: what `supervise` claims about a child.
 struct StatusLine {
@@ -69,10 +70,10 @@ final class InteractiveSupervise {
     /// exit status, whether it exited by itself, and its report.
     func finish(timeout: Double) -> (status: Int32, exitedInTime: Bool, report: [String: Any]?) {
         try? input.fileHandleForWriting.close()
-        let inTime = Supervise.eventually(timeout: timeout) { !process.isRunning }
+        let inTime = eventually(timeout: timeout) { !process.isRunning }
         if !inTime {
             kill(pid, SIGTERM)
-            if !Supervise.eventually(timeout: 5, { !process.isRunning }) { kill(pid, SIGKILL) }
+            if !eventually(timeout: 5, { !process.isRunning }) { kill(pid, SIGKILL) }
         }
         process.waitUntilExit()
         _ = output.waitForEnd(timeout: 5)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SuperviseTestSupport
 
 /// A running `supervise` the test drives one command at a time: its stdin stays open, and
 /// `status` lines are read back from its stdout as the test needs them. With `inPIDNamespace`
@@ -10,9 +11,9 @@ final class LiveSupervise {
     private let inPIDNamespace: Bool
     private let input = Pipe()
     private let output: LineReader, errors: LineReader
-    private let directory = Supervise.temporaryDirectory()
+    private let directory = TemporaryDirectory()
     private let start = Date()
-    private var reportPath: String { directory.appendingPathComponent("report.json").path }
+    private var reportPath: String { directory.file("report.json") }
 
     /// Starts `supervise --report … ARGUMENTS`.
     init(_ arguments: [String], inPIDNamespace: Bool = false) throws {
@@ -29,10 +30,6 @@ final class LiveSupervise {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: directory)
     }
 
     /// What supervise has logged so far.
@@ -68,7 +65,7 @@ final class LiveSupervise {
 
     /// Waits up to `timeout` seconds for it to exit on its own; its exit status, or `nil` if it did not.
     func exitStatus(timeout: Double = 20) -> Int32? {
-        guard Supervise.eventually(timeout: timeout, { !process.isRunning }) else { return nil }
+        guard eventually(timeout: timeout, { !process.isRunning }) else { return nil }
         process.waitUntilExit()
         return process.terminationStatus
     }
@@ -83,7 +80,7 @@ final class LiveSupervise {
     /// recorded), and returns the run with its report.
     func finish(timeout: Double = 30) -> SuperviseRun {
         try? input.fileHandleForWriting.close()
-        if !Supervise.eventually(timeout: timeout, { !process.isRunning }) {
+        if !eventually(timeout: timeout, { !process.isRunning }) {
             Issue.record("supervise did not exit within \(timeout) s; log:\n\(log)")
         }
         stop()
@@ -99,7 +96,7 @@ final class LiveSupervise {
     func stop() {
         if process.isRunning, let pid = supervisorPID {
             kill(pid, SIGTERM)
-            if !Supervise.eventually(timeout: 5, { !process.isRunning }) {
+            if !eventually(timeout: 5, { !process.isRunning }) {
                 kill(pid, SIGKILL)
                 kill(process.processIdentifier, SIGKILL)
             }

@@ -1,8 +1,11 @@
 import Foundation
+import SuperviseTestSupport
 
 /// A real supervisor running `Workers/truth-worker.sh`, watched by a truth monitor.
 final class MonitoredSupervise {
-    let directory = Supervise.temporaryDirectory()
+    /// Removed with the monitored run.
+    let temporary = TemporaryDirectory()
+    var directory: URL { temporary.url }
     let worker: TruthWorker
     let supervise: InteractiveSupervise
     let monitor: TruthMonitor
@@ -15,15 +18,13 @@ final class MonitoredSupervise {
     /// Starts `supervise OPTIONS -- truth-worker.sh` (named `truth`) with `backend`; the worker says hello if `aware`.
     init(_ backend: Backend, _ options: [String], aware: Bool, grace: Double = 2) throws {
         self.grace = grace
-        worker = try TruthWorker(in: directory)
+        worker = try TruthWorker(in: temporary.url)
         supervise = try InteractiveSupervise(
             ["--freezer", backend.rawValue, "--name", "truth", "--freeze-timeout", "5", "--grace", TruthMonitor.seconds(grace)]
                 + options + ["--"] + worker.command,
-            environment: ["AWARE": aware ? "1" : "0"], in: directory)
+            environment: ["AWARE": aware ? "1" : "0"], in: temporary.url)
         monitor = TruthMonitor(backend: backend, supervise: supervise, worker: worker)
     }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
 
     /// SIGKILLs one beater of the tree (`main` is the child's main process), if it is still alive.
     func kill(_ beater: String) {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SuperviseTestSupport
 
 /// One run of the real `supervise` binary, with its output, exit status and report.
 struct SuperviseRun {
@@ -47,19 +48,13 @@ enum Supervise {
             .appendingPathComponent("Workers").appendingPathComponent(name).path
     }
 
-    /// A fresh temporary directory for one test.
-    static func temporaryDirectory() -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("supervise-test-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     /// Runs `supervise ARGUMENTS` with `stdin` as its standard input (closed after writing it), waits at most
     /// `timeout` seconds (then kills it and records an issue), and reads the report if one was asked for.
     static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:],
                     timeout: Double = 30, whileRunning: ((Process) throws -> Void)? = nil) throws -> SuperviseRun {
-        let directory = temporaryDirectory()
-        let reportPath = directory.appendingPathComponent("report.json").path
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let reportPath = directory.file("report.json")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["--report", reportPath] + arguments
@@ -92,20 +87,8 @@ enum Supervise {
         errorData.append(errors.fileHandleForReading.readDataToEndOfFile())
         let report = (try? Data(contentsOf: URL(fileURLWithPath: reportPath)))
             .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
-        try? FileManager.default.removeItem(at: directory)
         return SuperviseRun(status: process.terminationStatus, stdout: outputData.string, stderr: errorData.string,
                             report: report, elapsed: Date().timeIntervalSince(start))
-    }
-
-    /// Waits until `condition` holds, checking every 10 ms, for at most `timeout` seconds.
-    @discardableResult
-    static func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return condition()
     }
 }
 

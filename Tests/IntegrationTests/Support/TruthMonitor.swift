@@ -1,4 +1,5 @@
 import Foundation
+import SuperviseTestSupport
 
 /// Checks what `supervise` says against the processes themselves, at the moments it says it: each
 /// `status` answer (alone, or once a `wait` released it) is compared with `/proc`, the cgroup files
@@ -143,7 +144,7 @@ final class TruthMonitor {
     /// After the run: what is left of the tree and of its cgroups (waiting a few seconds for it to go).
     func leftovers() -> [String] {
         var left: [ProcessIdentity] = []
-        Supervise.eventually(timeout: 3) {
+        eventually(timeout: 3) {
             left = seen.filter(\.isAlive).sorted { $0.pid < $1.pid }
             return left.isEmpty
         }
@@ -193,7 +194,7 @@ final class TruthMonitor {
     private func beatsThatStopped() -> [String] {
         let before = Dictionary(uniqueKeysWithValues: worker.living.map { ($0, worker.beats($0)) })
         var stuck: [String] = []
-        Supervise.eventually(timeout: beatBound) {
+        eventually(timeout: beatBound) {
             stuck = before.keys.filter { worker.beats($0) == before[$0] }.sorted()
             return stuck.isEmpty
         }
