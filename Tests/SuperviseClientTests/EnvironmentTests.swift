@@ -1,6 +1,7 @@
 import Glibc
 import SuperviseClient
 import Testing
+import SuperviseTestSupport
 
 /// Taking the channels from the environment; serialized because it changes the environment.
 @Suite(.serialized) struct EnvironmentTests {

@@ -3,6 +3,7 @@ import SuperviseClient
 import SuperviseProtocol
 import Synchronization
 import Testing
+import SuperviseTestSupport
 
 @Suite(.serialized) struct SuperviseApplicationTests {
     private func connect(

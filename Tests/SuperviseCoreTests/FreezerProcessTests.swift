@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import SuperviseCore
+import SuperviseTestSupport
 
 /// Real children, really frozen: one test per backend, plus selection and sweeping.
 @Suite(.serialized, .timeLimit(.minutes(2)))
@@ -52,7 +53,7 @@ struct FreezerProcessTests {
         try unit.requestFreeze()
         try #require(waitFrozen(unit))
         unit.killAll()
-        #expect(waitUpTo(.seconds(5)) { unit.isEmpty() }, "processes survived killAll of a frozen unit")
+        #expect(eventually(timeout: 5) { unit.isEmpty() }, "processes survived killAll of a frozen unit")
         #expect(tree.allGone(), "left alive: \(tree.survivors())")
 
         unit.remove()
@@ -80,7 +81,7 @@ struct FreezerProcessTests {
         try FileIO.write("\(sleeper.pid)", toFile: path + "/cgroup.procs").get()
         unit.attach(pid: sleeper.pid)
         try unit.requestFreeze()
-        try #require(waitUpTo(.seconds(5)) { unit.isFrozen() })
+        try #require(eventually(timeout: 5) { unit.isFrozen() })
 
         freezer.removeAll()
         #expect(sleeper.isGone(), "a frozen process outlived removeAll")
@@ -106,13 +107,13 @@ struct FreezerProcessTests {
         // Both loops fork a `sleep` every 10 ms: each freeze races with forks.
         for _ in 0..<20 {
             try unit.requestFreeze()
-            try #require(waitUpTo(.seconds(5)) { unit.isFrozen() })
+            try #require(eventually(timeout: 5) { unit.isFrozen() })
             let running = tree.descendants().filter { pid in ProcFS.threadStats(pid).contains { !"TtDZ".contains($0.state) } }
             #expect(running.isEmpty, "frozen was reported while these ran: \(running)")
             try unit.thaw()
         }
         try unit.requestFreeze()
-        try #require(waitUpTo(.seconds(5)) { unit.isFrozen() })
+        try #require(eventually(timeout: 5) { unit.isFrozen() })
         #expect(linked.allSatisfy { ProcFS.threadStats($0).allSatisfy { "TtD".contains($0.state) } })
         #expect(tree.isStill("main"))
         #expect(tree.isStill("outside"), "the loop that left the process group kept running")
@@ -123,7 +124,7 @@ struct FreezerProcessTests {
 
         unit.killAll()
         tree.reapChild()
-        #expect(waitUpTo(.seconds(5)) { unit.isEmpty() })
+        #expect(eventually(timeout: 5) { unit.isEmpty() })
         #expect(tree.survivors() == [tree.groupGrandchildren[1]], "only the sleep orphaned to init survives")
         unit.remove()
     }
@@ -162,9 +163,9 @@ struct FreezerProcessTests {
     }
 
     @Test func aLocationThatIsNotACgroupIsRefusedWithTheReason() throws {
-        let directory = NSTemporaryDirectory() + "supervise-freezer-\(getpid())"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = TemporaryDirectory(prefix: "supervise-freezer")
+        defer { temporary.remove() }
+        let directory = temporary.path
         let error = #expect(throws: SupervisorError.self) {
             try FreezerSelection.select(.cgroup2) { _ in .success(CgroupLocation(mountPoint: directory, directory: directory)) }
         }
@@ -216,7 +217,7 @@ struct FreezerProcessTests {
         for cgroup in stale {
             #expect(lines.contains("removed stale cgroup \(cgroup.directory): its supervisor is gone (killed 1 processes)"), "\(lines)")
             #expect(!FileManager.default.fileExists(atPath: cgroup.directory))
-            #expect(waitUpTo(.seconds(5)) { cgroup.sleeper.isGone() }, "the frozen sleeper of \(cgroup.directory) survived")
+            #expect(eventually(timeout: 5) { cgroup.sleeper.isGone() }, "the frozen sleeper of \(cgroup.directory) survived")
         }
         #expect(lines.count == stale.count, "\(lines)")
         #expect(!FileManager.default.fileExists(atPath: bare), "a bare unlocked cgroup was left")
@@ -232,20 +233,11 @@ private func usable(_ choice: FreezerChoice) -> Bool {
     return true
 }
 
-private func waitUpTo(_ timeout: Duration, _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        if ContinuousClock.now >= deadline { return false }
-        usleep(10_000)
-    }
-    return true
-}
-
 /// Waits as the event loop does: on the notification descriptor when there is one
 /// (each wake-up followed by a direct read), else on a back-off. Once frozen, a late
 /// (rate-limited) notification may still come: after it, draining must leave nothing to read.
 private func waitFrozen(_ unit: any FreezerUnit) -> Bool {
-    guard let fd = unit.notificationFD else { return waitUpTo(.seconds(5)) { unit.isFrozen() } }
+    guard let fd = unit.notificationFD else { return eventually(timeout: 5) { unit.isFrozen() } }
     if unit.isFrozen() { return true }
     for _ in 0..<10 {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -304,20 +296,21 @@ private final class ProcessTree {
         """
 
     let pid: Int32
-    let directory: String
+    /// Where the tree's script writes its pids and counters.
+    private let temporary: TemporaryDirectory
+    var directory: String { temporary.path }
     private var reaped = false
 
     /// Spawns the tree and places it in `unit` before it runs its script, as the spawner does.
     static func spawn(into unit: any FreezerUnit) throws -> ProcessTree {
-        let directory = NSTemporaryDirectory() + "freezer-tree-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let temporary = TemporaryDirectory(prefix: "freezer-tree")
         var gate: [Int32] = [0, 0]
         guard pipe(&gate) == 0 else { throw POSIXError(.EMFILE) }
         defer { close(gate[1]) }
         let pid: Int32
         do {
             defer { close(gate[0]) }
-            pid = try SuperviseCoreTests.spawn(["/bin/sh", "-c", script, "sh", directory], stdin: gate[0], newGroup: true)
+            pid = try SuperviseCoreTests.spawn(["/bin/sh", "-c", script, "sh", temporary.path], stdin: gate[0], newGroup: true)
         }
         if let placement = unit.placementFD {
             let text = "\(pid)"
@@ -325,12 +318,12 @@ private final class ProcessTree {
         }
         unit.attach(pid: pid)
         _ = write(gate[1], "go\n", 3)
-        return ProcessTree(pid: pid, directory: directory)
+        return ProcessTree(pid: pid, temporary: temporary)
     }
 
-    private init(pid: Int32, directory: String) {
+    private init(pid: Int32, temporary: TemporaryDirectory) {
         self.pid = pid
-        self.directory = directory
+        self.temporary = temporary
     }
 
     var outsidePID: Int32? { Int32(read("outside.pid").trimmingCharacters(in: .whitespacesAndNewlines)) }
@@ -338,13 +331,13 @@ private final class ProcessTree {
     var everyPID: [Int32] { [pid] + groupGrandchildren + [outsidePID].compactMap { $0 } }
 
     func waitForGrandchildren() -> Bool {
-        waitUpTo(.seconds(10)) { groupGrandchildren.count == 2 && outsidePID != nil }
+        eventually(timeout: 10) { groupGrandchildren.count == 2 && outsidePID != nil }
     }
 
     /// Whether the counter file changes within a second.
     func progresses(_ counter: String) -> Bool {
         let first = read(counter)
-        return waitUpTo(.seconds(1)) { read(counter) != first }
+        return eventually(timeout: 1) { read(counter) != first }
     }
 
     /// Whether the counter file stays the same for 300 ms.
@@ -372,7 +365,7 @@ private final class ProcessTree {
     func reapChild() {
         guard !reaped else { return }
         var status: Int32 = 0
-        reaped = waitUpTo(.seconds(5)) { waitpid(pid, &status, WNOHANG) == pid }
+        reaped = eventually(timeout: 5) { waitpid(pid, &status, WNOHANG) == pid }
     }
 
     /// Kills whatever is left (a failed test must not leave frozen or running processes) and reaps the child.
@@ -380,7 +373,7 @@ private final class ProcessTree {
         for pid in everyPID { kill(pid, SIGKILL) }
         for pid in everyPID { kill(pid, SIGCONT) }
         reapChild()
-        try? FileManager.default.removeItem(atPath: directory)
+        temporary.remove()
     }
 
     private func read(_ name: String) -> String {
@@ -422,12 +415,12 @@ private final class StaleCgroup {
         switch version {
         case .v2:
             try FileIO.write("1", toFile: worker + "/cgroup.freeze").get()
-            try #require(waitUpTo(.seconds(5)) {
+            try #require(eventually(timeout: 5) {
                 (try? FileIO.readFile(worker + "/cgroup.events").get())?.contains("frozen 1") == true
             })
         case .v1Freezer:
             try FileIO.write("FROZEN", toFile: worker + "/freezer.state").get()
-            try #require(waitUpTo(.seconds(5)) {
+            try #require(eventually(timeout: 5) {
                 (try? FileIO.readFile(worker + "/freezer.state").get())?.hasPrefix("FROZEN") == true
             })
         }

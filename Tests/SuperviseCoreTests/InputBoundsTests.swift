@@ -2,6 +2,7 @@ import Foundation
 import SuperviseProtocol
 import Testing
 @testable import SuperviseCore
+import SuperviseTestSupport
 
 /// What a child or stdin can make the supervisor hold stays bounded.
 @Suite struct InputBoundsTests {
@@ -38,8 +39,9 @@ import Testing
 
     /// Every line a `CommandReader` takes from stdin holding `text`.
     func commandLines(from text: String) throws -> [CommandReader.Line] {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("supervise-stdin-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: url) }
+        let temporary = TemporaryDirectory(prefix: "supervise-stdin")
+        defer { temporary.remove() }
+        let url = temporary.url.appendingPathComponent("stdin")
         try text.write(to: url, atomically: true, encoding: .utf8)
         let fd = open(url.path, O_RDONLY)
         defer { close(fd) }

@@ -3,6 +3,7 @@ import Logging
 import SystemPackage
 import Testing
 @testable import SuperviseCore
+import SuperviseTestSupport
 
 /// The report file and the log never let input reach where it must not.
 @Suite struct ReportSafetyTests {
@@ -21,13 +22,11 @@ import Testing
         if case .failure(let error) = result { error } else { nil }
     }
 
-    func temporaryDirectory() -> String {
-        var template = Array("/tmp/supervise-report-XXXXXX".utf8CString)
-        return String(cString: mkdtemp(&template)!)
-    }
+    /// Removed with the suite instance, after each test.
+    let temporary = TemporaryDirectory(prefix: "supervise-report")
 
     @Test func aLinkPlacedBesideTheReportIsNeverFollowed() throws {
-        let directory = temporaryDirectory()
+        let directory = temporary.path
         let victim = directory + "/victim"
         #expect(failure(ReportFile.write("secret\n", to: victim)) == nil)
         // The old scheme's predictable name, and a FIFO, planted where a report will go.
@@ -42,7 +41,7 @@ import Testing
     }
 
     @Test func aReportOverASymlinkReplacesTheLinkNotItsTarget() throws {
-        let directory = temporaryDirectory()
+        let directory = temporary.path
         let victim = directory + "/victim"
         #expect(failure(ReportFile.write("secret\n", to: victim)) == nil)
         symlink(victim, directory + "/run.json")

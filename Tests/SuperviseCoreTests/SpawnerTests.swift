@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import SuperviseCore
+import SuperviseTestSupport
 
 /// Real children, spawned the way the supervisor spawns them.
 @Suite(.serialized, .timeLimit(.minutes(1)))
@@ -60,7 +61,7 @@ struct SpawnerTests {
     }
 
     @Test func nonExecutableFileIs126() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory(prefix: "supervise-spawner")
         let script = directory.path + "/worker"
         try "#!/bin/sh\nexit 0\n".write(toFile: script, atomically: true, encoding: .utf8)
         chmod(script, 0o644)
@@ -161,7 +162,7 @@ struct SpawnerTests {
     }
 
     @Test func appliesEnvironmentWorkingDirectoryAndPidVariable() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory(prefix: "supervise-spawner")
         let child = try Child.spawn(
             ["sh", "-c", "printf '%s|%s|%s\\n' \"$GREETING\" \"$(pwd -P)\" \"$SUPERVISE_PID\" >&4"],
             environment: ["GREETING=hello world", "SUPERVISE_PID=stale", "PATH=/usr/bin:/bin"],
@@ -315,18 +316,6 @@ private final class SpawnedFromThread: @unchecked Sendable {
         child = try? Child.spawn(arguments)
         finished.signal()
     }
-}
-
-/// A directory removed with everything in it when the test ends.
-private final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "supervise-spawner-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
 /// The fds open in a process, sorted.
