@@ -6,7 +6,7 @@ import Testing
 /// processes do, and at the end that nothing is left and the exit status and report are right.
 /// See docs/testing.md for replaying a seed and for the soak mode.
 @Suite(.serialized) struct InterleavingTests {
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "InterleavingTests"))
     func randomInterleavingsTellTheTruth(backend: Backend) throws {
         let plan = InterleavingPlan.current
         guard plan.covers(backend) else { return print("interleavings on \(backend.rawValue): not run, SUPERVISE_FREEZERS leaves it out") }

@@ -23,7 +23,7 @@ import SuperviseTestSupport
                           stdin: stdin, environment: environment.merging(["WORKER_LOG": log]) { $1 }, timeout: timeout)
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "LifecycleTests"))
     func unawareChildIsSuspendedAfterTheWindowAndResumed(backend: Backend) throws {
         let counter = directory.appendingPathComponent("counter").path
         let run = try Supervise.run(["--freezer", backend.rawValue, "--freeze-timeout", "5", "--window", "0.3",
@@ -41,7 +41,7 @@ import SuperviseTestSupport
 
     /// Each decision reads the clock afresh, and a freeze's verification is decided when it is
     /// verified: once, "frozen in 0.0 ms" with `suspended` at the instant of `background`.
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "LifecycleTests"))
     func timelineTimesAreTheInstantsOfTheirDecisions(backend: Backend) throws {
         let run = try Supervise.run(["--freezer", backend.rawValue, "--freeze-timeout", "5", "--window", "0",
                                      "--", "sh", "-c", "sleep 30 & sleep 30 & wait"],
@@ -60,7 +60,7 @@ import SuperviseTestSupport
     /// A held command falling due in the same loop turn as the window's end once ran in the middle
     /// of the window's decision: `foreground` thawed, then the decision's `freeze` froze the child
     /// for good while its state read `active`.
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "LifecycleTests"))
     func commandDueAsTheWindowEndsRunsAfterTheWindowsFreeze(backend: Backend) throws {
         let counter = directory.appendingPathComponent("counter").path
         func count() -> Int { Int(((try? String(contentsOfFile: counter, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1 }
@@ -81,7 +81,7 @@ import SuperviseTestSupport
         #expect(run.timeline("state").suffix(3) == ["active", "terminating", "exited"])
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "LifecycleTests"))
     func awareChildIsSuspendedWhenItSaysDone(backend: Backend) throws {
         let run = try aware(backend, ["--window", "5"], stdin: "background\nwait suspended timeout=10s\nterminate\n",
                             ["WORKER_ON_BACKGROUND": "done"])
@@ -95,7 +95,7 @@ import SuperviseTestSupport
         #expect(events().contains("will-terminate 5000"))
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "LifecycleTests"))
     func taskKeepsTheChildRunningPastTheWindowThenItIsSuspended(backend: Backend) throws {
         let run = try aware(backend, ["--window", "0.3"], stdin: "background\nwait suspended timeout=10s\nterminate\n",
                             ["WORKER_ON_BACKGROUND": "task", "WORKER_TASK_SECONDS": "1"])
@@ -109,7 +109,7 @@ import SuperviseTestSupport
         #expect(run.tasks.first?["name"] as? String == "upload")
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "LifecycleTests"))
     func heldTaskGetsExpireThenTheChildIsKilledAtTheLimit(backend: Backend) throws {
         let run = try aware(backend, ["--window", "0.2", "--limit", "1.2", "--expiry-warning", "0.5"],
                             stdin: "background\nwait exited timeout=10s\n", ["WORKER_ON_BACKGROUND": "hold"])
@@ -128,7 +128,7 @@ import SuperviseTestSupport
         #expect(events().contains("expire t1"))
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "LifecycleTests"))
     func awareChildThatMissesItsWindowIsKilled(backend: Backend) throws {
         let run = try aware(backend, ["--window", "0.3"], stdin: "background\nwait exited timeout=10s\n",
                             ["WORKER_ON_BACKGROUND": "ignore"])
@@ -137,7 +137,7 @@ import SuperviseTestSupport
         #expect(run.violations.first?["action"] as? String == "killed")
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "LifecycleTests"))
     func windowOverrunCanSuspendInstead(backend: Backend) throws {
         let run = try aware(backend, ["--window", "0.3", "--on-window-overrun", "suspend"],
                             stdin: "background\nwait suspended timeout=10s\nterminate\n", ["WORKER_ON_BACKGROUND": "ignore"])
@@ -146,7 +146,7 @@ import SuperviseTestSupport
         #expect(run.timeline("state").contains("suspended"))
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "LifecycleTests"))
     func terminateWhileSuspendedThawsAndTellsTheChild(backend: Backend) throws {
         let run = try aware(backend, [], stdin: "background\nwait suspended timeout=10s\nterminate\n")
         #expect(run.status == 0, "\(run.stderr)")
@@ -156,7 +156,7 @@ import SuperviseTestSupport
         #expect(events().last == "will-terminate 5000")
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "LifecycleTests"))
     func eventResumesASuspendedChildInTheBackground(backend: Backend) throws {
         let run = try aware(backend, [], stdin: """
             background
@@ -173,7 +173,7 @@ import SuperviseTestSupport
         #expect(run.timeline("state").filter { $0 == "suspended" }.count == 2)
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "LifecycleTests"))
     func scriptedLifecycleFromStdin(backend: Backend) throws {
         let run = try aware(backend, [], stdin: "# the cli.md example\nbackground\nwait suspended\n\nforeground\nwait active\nterminate\n")
         #expect(run.status == 0, "\(run.stderr)")
@@ -183,7 +183,7 @@ import SuperviseTestSupport
                              "will-terminate 5000"])
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "LifecycleTests"))
     func launchInTheBackground(backend: Backend) throws {
         let run = try aware(backend, ["--launch", "background"], stdin: "wait suspended timeout=10s\nforeground\nwait active\nterminate\n")
         #expect(run.status == 0, "\(run.stderr)")

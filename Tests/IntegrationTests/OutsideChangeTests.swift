@@ -30,7 +30,7 @@ import SuperviseTestSupport
         }
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "OutsideChangeTests"))
     func childThawedFromOutsideIsFrozenAgain(backend: Backend) throws {
         let count = directory.appendingPathComponent("counter").path
         let live = try LiveSupervise(["--freezer", backend.rawValue, "--window", "0", "--freeze-timeout", "5",
@@ -93,7 +93,7 @@ import SuperviseTestSupport
 
     /// A frozen cgroup v1 task can't act on SIGKILL until thawed; the wait looks, sees it
     /// pending, and lets it through. (cgroup v2 and sigstop children die of it frozen.)
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "OutsideChangeTests"))
     func childKilledFromOutsideWhileFrozenIsSeenExited(backend: Backend) throws {
         let live = try LiveSupervise(["--freezer", backend.rawValue, "--window", "0", "--freeze-timeout", "5",
                                       "--", "sleep", "30"])

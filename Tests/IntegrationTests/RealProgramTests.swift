@@ -12,8 +12,8 @@ import SuperviseTestSupport
 @Suite(.serialized) struct RealProgramTests {
     static let options = ["--window", "0", "--freeze-timeout", "5", "--grace", "10"]
 
-    @Test(.enabled(if: PostgresCluster.missingReason == nil, Comment(rawValue: PostgresCluster.missingReason ?? "")),
-          arguments: Backend.usable)
+    @Test(.skip("PostgreSQL", because: PostgresCluster.missingReason, in: "RealProgramTests"),
+          arguments: Backend.usable(in: "RealProgramTests"))
     func postgresIsFrozenResumedAndStoppedWhole(backend: Backend) throws {
         let cluster = try PostgresCluster()
         defer { cluster.remove() }
@@ -70,14 +70,14 @@ import SuperviseTestSupport
         if let cgroup { #expect(!FileManager.default.fileExists(atPath: cgroup), "the child's cgroup is left: \(cgroup)") }
     }
 
-    @Test(.enabled(if: NginxServer.missingReason == nil, Comment(rawValue: NginxServer.missingReason ?? "")),
-          arguments: Backend.usable)
+    @Test(.skip("nginx", because: NginxServer.missingReason, in: "RealProgramTests"),
+          arguments: Backend.usable(in: "RealProgramTests"))
     func nginxIsFrozenResumedAndStoppedWhole(backend: Backend) throws {
         try runNginx(daemon: false, backend: backend)
     }
 
-    @Test(.enabled(if: NginxServer.missingReason == nil, Comment(rawValue: NginxServer.missingReason ?? "")),
-          arguments: Backend.usable)
+    @Test(.skip("nginx", because: NginxServer.missingReason, in: "RealProgramTests"),
+          arguments: Backend.usable(in: "RealProgramTests"))
     func daemonizedNginxIsFrozenResumedAndStoppedWhole(backend: Backend) throws {
         try runNginx(daemon: true, backend: backend)
     }

@@ -13,7 +13,7 @@ import SuperviseTestSupport
         ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "SignalAndTerminationTests"))
     func usr1BackgroundsAndUsr2ForegroundsAndTermTerminates(backend: Backend) throws {
         let run = try Supervise.run(["--freezer", backend.rawValue, "--control", "none", "--", Supervise.worker("aware-worker.sh")],
                                     environment: ["WORKER_LOG": log]) { process in
@@ -142,7 +142,8 @@ import SuperviseTestSupport
 
 /// `--control none` on a terminal: the child's process group gets the terminal, so reading it works.
 @Suite struct TerminalTests {
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux's script(1) is not installed"))
+    @Test(.skip("script(1)", because: FileManager.default.isExecutableFile(atPath: "/usr/bin/script") ? nil : "util-linux's script(1) is not installed",
+                in: "TerminalTests"))
     func childReadsTheTerminalWithControlNone() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")

@@ -51,7 +51,7 @@ import SuperviseTestSupport
     static let forwarded: [Int32] = [SIGQUIT, SIGABRT, SIGALRM, SIGVTALRM, SIGPROF, SIGPWR, SIGWINCH, SIGURG, SIGPOLL, 34, 50, 64]
     static let ignored: [Int32] = [SIGTSTP, SIGTTIN, SIGTTOU, SIGCONT, SIGXCPU, SIGXFSZ]
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "SignalForwardingTests"))
     func forwardedSignalsReachTheWholeTreeAndIgnoredOnesChangeNothing(backend: Backend) throws {
         var supervisorState = "?"
         let run = try Supervise.run(["--freezer", backend.rawValue, "--control", "none", "--"] + worker) { process in

@@ -30,7 +30,7 @@ import SuperviseTestSupport
         ((try? String(contentsOfFile: marker, encoding: .utf8)) ?? "").contains("got-term")
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "StopSignalTests"))
     func terminateSignalsADescendantThatLeftTheGroup(backend: Backend) throws {
         let run = try Supervise.run(["--freezer", backend.rawValue, "--grace", "5", "--"] + worker(then: "while :; do sleep 0.05; done"),
                                     stdin: "sleep 0.5\nterminate\n")
@@ -40,7 +40,7 @@ import SuperviseTestSupport
         #expect(run.elapsed < 4.5, "the grandchild had to be killed at the grace's end")
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "StopSignalTests"))
     func leftoversOfAnExitedChildGetTheStopSignal(backend: Backend) throws {
         let run = try Supervise.run(["--freezer", backend.rawValue, "--grace", "5", "--"] + worker(then: "exit 0"))
         defer { killSurvivor() }

@@ -69,7 +69,7 @@ import SuperviseTestSupport
         read(loop + ".term", in: directory ?? self.directory) == "term"
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "TreeTests"))
     func treeIsFrozenResumedAndSignalledAsOne(backend: Backend) throws {
         var whileFrozen: Set<String> = ["?"], afterThaw: Set<String> = []
         let run = try Supervise.run(["--freezer", backend.rawValue, "--window", "0", "--freeze-timeout", "5", "--control", "none", "--",
@@ -117,7 +117,7 @@ import SuperviseTestSupport
         }
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "TreeTests"))
     func wholeTreeIsKilledOnExpiry(backend: Backend) throws {
         let run = try Supervise.run(["--freezer", backend.rawValue, "--window", "0.2", "--limit", "1", "--expiry-warning", "0.3",
                                      "--", Supervise.worker("tree.sh"), directory.path],
@@ -190,7 +190,7 @@ import SuperviseTestSupport
         #expect(eventually(timeout: 5) { !alive(pid("nameless")) }, "the nameless orphan outlived the run")
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "TreeTests"))
     func supervisorKilledWhileTheChildIsFrozenLeavesNothingAfterTheNextRun(backend: Backend) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Supervise.binary)

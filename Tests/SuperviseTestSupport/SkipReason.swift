@@ -7,12 +7,15 @@ public enum SkipReason {
     private static let printed = Locked<Set<String>>([])
 
     /// Prints the skip once per suite and thing when `reason` is not nil; returns whether it may run
-    /// (`reason == nil`), for `.enabled(if:)` and for filtering test arguments.
+    /// (`reason == nil`), for the `.skip(_:because:in:)` trait and for filtering test arguments.
     @discardableResult
     public static func check(_ reason: String?, skipping what: String, in suite: String) -> Bool {
         guard let reason else { return true }
         let line = "skipped: \(suite): \(what): \(reason)"
-        if printed.update({ $0.insert(line).inserted }) { print(line) }
+        if printed.update({ $0.insert(line).inserted }) {
+            print(line)
+            fflush(nil)  // seen even when the run ends abruptly or output goes to a file
+        }
         return false
     }
 
