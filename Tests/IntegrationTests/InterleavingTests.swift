@@ -5,7 +5,7 @@ import Testing
 /// deaths, with the truth monitor checking after every step that what `supervise` says is what its
 /// processes do, and at the end that nothing is left and the exit status and report are right.
 /// See docs/testing.md for replaying a seed and for the soak mode.
-@Suite(.serialized) struct InterleavingTests {
+@Suite(.serialized, .timeLimit(InterleavingPlan.timeLimit)) struct InterleavingTests {
     @Test(arguments: Backend.usable(in: "InterleavingTests"))
     func randomInterleavingsTellTheTruth(backend: Backend) throws {
         let plan = InterleavingPlan.current

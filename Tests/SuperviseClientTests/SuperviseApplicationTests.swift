@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 import SuperviseTestSupport
 
-@Suite(.serialized) struct SuperviseApplicationTests {
+@Suite(.serialized, .timeLimit(.minutes(1))) struct SuperviseApplicationTests {
     private func connect(
         _ supervisor: FakeSupervisor,
         delegate: (any SuperviseApplicationDelegate)? = nil,
