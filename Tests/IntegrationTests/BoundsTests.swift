@@ -4,7 +4,7 @@ import SuperviseTestSupport
 
 /// Hostile or endless input can't grow the supervisor without bound, and never stops it
 /// from answering, timing or terminating.
-@Suite(.timeLimit(.minutes(5))) struct BoundsTests {
+@Suite(.timeLimit(.minutes(8))) struct BoundsTests {
     /// Writes a million `begin`s with 64-character IDs (refused past the 256th: `expire` each)
     /// without ever reading fd 3; before each batch of 1024 the count so far goes to the file argv[1].
     static let flood = """

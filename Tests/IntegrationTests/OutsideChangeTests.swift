@@ -5,7 +5,7 @@ import SuperviseTestSupport
 /// What someone else does to a suspended child, through the real binary: a thaw is undone
 /// (frozen again, with a timeline note), and a SIGKILL a cgroup v1 freeze holds back is let
 /// through, so `status`, `wait` and the report say what the child is.
-@Suite(.timeLimit(.minutes(2))) struct OutsideChangeTests {
+@Suite(.timeLimit(.minutes(5))) struct OutsideChangeTests {
     /// Removed with the suite instance, after each test.
     let temporary = TemporaryDirectory()
     var directory: URL { temporary.url }

@@ -4,7 +4,7 @@ import SuperviseTestSupport
 
 /// Signals other than the control ones: forwarded to every process of the child's tree, or
 /// ignored, and never the supervisor's death.
-@Suite(.timeLimit(.minutes(2))) struct SignalForwardingTests {
+@Suite(.timeLimit(.minutes(5))) struct SignalForwardingTests {
     /// Removed with the suite instance, after each test.
     let temporary = TemporaryDirectory()
     var directory: URL { temporary.url }

@@ -5,7 +5,7 @@ import SuperviseTestSupport
 /// Whole process trees, through the real binary: frozen, resumed, signalled and killed as one,
 /// including the loops that left the child's process group (`escaped`, a setsid'd child) and
 /// its parent (`orphan`, double-forked, so the supervisor adopted it).
-@Suite(.timeLimit(.minutes(2))) struct TreeTests {
+@Suite(.timeLimit(.minutes(5))) struct TreeTests {
     static let loops = ["main", "one", "two", "escaped", "orphan"]
     /// Removed with the suite instance, after each test.
     let temporary = TemporaryDirectory()

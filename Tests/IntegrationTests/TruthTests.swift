@@ -3,7 +3,7 @@ import Testing
 
 /// The truth monitor on fixed scenarios: it notices a lie, and what `supervise` says about a whole
 /// tree (suspended, active again, exited) is what the tree's processes do.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct TruthTests {
+@Suite(.serialized, .timeLimit(.minutes(6))) struct TruthTests {
     @Test(arguments: Backend.usable(in: "TruthTests"))
     func monitorNoticesAProcessStoppedBehindTheSupervisorsBack(backend: Backend) throws {
         let run = try MonitoredSupervise(backend, ["--window", "0.3"], aware: true)

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 import SuperviseTestSupport
 
-@Suite(.serialized, .timeLimit(.minutes(1))) struct SuperviseApplicationTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct SuperviseApplicationTests {
     private func connect(
         _ supervisor: FakeSupervisor,
         delegate: (any SuperviseApplicationDelegate)? = nil,

@@ -5,7 +5,7 @@ import Testing
 import SuperviseTestSupport
 
 /// How a supervisor's cgroup is named and recognized, and the lock that says it is in use. No root needed.
-@Suite(.timeLimit(.minutes(1))) struct CgroupOwnershipTests {
+@Suite(.timeLimit(.minutes(5))) struct CgroupOwnershipTests {
     @Test func namesCarryThePidAndSixteenHexDigits() {
         #expect(SupervisorCgroupName.make(pid: 42, token: 0xab) == "supervise-42-00000000000000ab")
         #expect(SupervisorCgroupName.make(pid: 1, token: .max) == "supervise-1-ffffffffffffffff")

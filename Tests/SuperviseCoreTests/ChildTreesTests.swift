@@ -2,7 +2,7 @@ import Testing
 @testable import SuperviseCore
 
 /// The pure part of the sigstop freezer's tree tracking: closures of parent links and orphans.
-@Suite(.timeLimit(.minutes(1))) struct ChildTreesTests {
+@Suite(.timeLimit(.minutes(5))) struct ChildTreesTests {
     static let supervisor: Int32 = 100
 
     static func process(_ pid: Int32, start: UInt64 = 1) -> ProcessIdentity {

@@ -4,7 +4,7 @@ import Testing
 @testable import SuperviseCore
 import SuperviseTestSupport
 
-@Suite(.timeLimit(.minutes(1))) struct ConfigFileTests {
+@Suite(.timeLimit(.minutes(5))) struct ConfigFileTests {
     private func parse(_ text: String, commandLine: SettingsOverrides = SettingsOverrides()) throws -> [ChildSpec] {
         try ConfigFile.parse(text: text, path: "test.toml", commandLine: commandLine)
     }

@@ -1,7 +1,7 @@
 import Testing
 @testable import SuperviseCore
 
-@Suite(.timeLimit(.minutes(1))) struct ConfigRestartTests {
+@Suite(.timeLimit(.minutes(5))) struct ConfigRestartTests {
     private func spec(_ policy: RestartPolicy, afterViolation: Bool = false) -> ChildSpec {
         ChildSpec(name: "a", command: ["a"], restart: policy, restartAfterViolation: afterViolation)
     }

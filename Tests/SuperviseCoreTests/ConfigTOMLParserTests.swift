@@ -1,7 +1,7 @@
 import Testing
 @testable import SuperviseCore
 
-@Suite(.timeLimit(.minutes(1))) struct ConfigTOMLParserTests {
+@Suite(.timeLimit(.minutes(5))) struct ConfigTOMLParserTests {
     private func value(_ text: String) throws -> TOMLValue {
         try #require(TOMLParser.parse("v = \(text)")["v"]).value
     }

@@ -1,7 +1,7 @@
 import Testing
 @testable import SuperviseCore
 
-@Suite(.timeLimit(.minutes(1))) struct ControlParserTests {
+@Suite(.timeLimit(.minutes(5))) struct ControlParserTests {
     @Test(arguments: ["", "   ", "\t", "# a comment", "   # indented comment", "#background", "\r"])
     func ignoresBlankLinesAndComments(line: String) throws {
         #expect(try ControlParser.parse(line) == nil)

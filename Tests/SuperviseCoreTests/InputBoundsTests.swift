@@ -5,7 +5,7 @@ import Testing
 import SuperviseTestSupport
 
 /// What a child or stdin can make the supervisor hold stays bounded.
-@Suite(.timeLimit(.minutes(1))) struct InputBoundsTests {
+@Suite(.timeLimit(.minutes(5))) struct InputBoundsTests {
     @Test func aFullEventBacklogStopsRequestsUntilTheChildHasReadItAll() throws {
         var fds: [Int32] = [-1, -1]
         #expect(pipe(&fds) == 0)

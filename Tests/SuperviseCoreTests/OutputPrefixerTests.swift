@@ -1,7 +1,7 @@
 import Testing
 @testable import SuperviseCore
 
-@Suite(.timeLimit(.minutes(1))) struct OutputPrefixerTests {
+@Suite(.timeLimit(.minutes(5))) struct OutputPrefixerTests {
     private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
     @Test func padsTheNameToTheWidth() {

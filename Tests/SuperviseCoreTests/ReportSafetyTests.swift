@@ -6,7 +6,7 @@ import Testing
 import SuperviseTestSupport
 
 /// The report file and the log never let input reach where it must not.
-@Suite(.timeLimit(.minutes(1))) struct ReportSafetyTests {
+@Suite(.timeLimit(.minutes(5))) struct ReportSafetyTests {
     @Test(arguments: [("a\u{1B}[2Jb", "a\\u001b[2Jb"), ("x\rsupervise: y: suspended", "x\\rsupervise: y: suspended"),
                       ("bell\u{07}", "bell\\u0007"), ("two\nlines", "two\\nlines"), ("del\u{7F}", "del\\u007f"),
                       ("csi\u{9B}", "csi\\u009b"), ("plain é", "plain é")])

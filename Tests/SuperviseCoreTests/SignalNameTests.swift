@@ -2,7 +2,7 @@ import Glibc
 import Testing
 @testable import SuperviseCore
 
-@Suite(.timeLimit(.minutes(1))) struct SignalNameTests {
+@Suite(.timeLimit(.minutes(5))) struct SignalNameTests {
     @Test(arguments: [("TERM", SIGTERM), ("SIGINT", SIGINT), ("hup", SIGHUP), ("10", SIGUSR1), ("sigquit", SIGQUIT)])
     func namesAndNumbers(text: String, signal: Int32) throws {
         #expect(try SignalName.parse(text) == signal)

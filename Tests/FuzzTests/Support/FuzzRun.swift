@@ -28,9 +28,9 @@ struct FuzzRun {
     private static let sharedSeed = Seed(from: "SUPERVISE_FUZZ_SEED", fresh: 0...UInt64(UInt32.max))
     private static let iterations: Int? = getenv("SUPERVISE_FUZZ_ITERATIONS").flatMap { Int(String(cString: $0)) }
 
-    /// Each fuzz test's limit: 2 minutes for the default share (a few seconds in a debug build), a day
+    /// Each fuzz test's limit: 5 minutes for the default share (a few seconds in a debug build), a day
     /// for the long mode (50,000 CLI inputs take about 20 minutes).
-    static var timeLimit: TimeLimitTrait.Duration { iterations == nil ? .minutes(2) : .minutes(24 * 60) }
+    static var timeLimit: TimeLimitTrait.Duration { iterations == nil ? .minutes(5) : .minutes(24 * 60) }
 
     /// A stable hash (Swift's `Hasher` is seeded per process).
     private static func fnv1a(_ text: String) -> UInt64 {

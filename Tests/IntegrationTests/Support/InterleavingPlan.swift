@@ -30,9 +30,9 @@ struct InterleavingPlan {
 
     var stepsPerSequence: Int { soakSteps == nil ? 10 : 300 }
 
-    /// The limit of one freezer's test: 5 minutes for the default 2 × 10 steps (well under one), a day
+    /// The limit of one freezer's test: 8 minutes for the default 2 × 10 steps (well under one), a day
     /// for a soak or a replayed soak sequence (3,400 steps took about half an hour).
-    static var timeLimit: TimeLimitTrait.Duration { current.soakSteps == nil ? .minutes(5) : .minutes(24 * 60) }
+    static var timeLimit: TimeLimitTrait.Duration { current.soakSteps == nil ? .minutes(8) : .minutes(24 * 60) }
 
     /// The environment that replays the sequence with `seed` (the same commands, at most as many steps).
     func replay(_ seed: UInt64) -> String {

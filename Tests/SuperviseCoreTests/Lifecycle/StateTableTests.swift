@@ -3,7 +3,7 @@ import Testing
 @testable import SuperviseCore
 
 /// Every cell of the contract's state × input table.
-@Suite(.timeLimit(.minutes(1))) struct StateTableTests {
+@Suite(.timeLimit(.minutes(5))) struct StateTableTests {
     // MARK: background
 
     @Test func backgroundFromActiveEntersTheBackground() {
