@@ -20,15 +20,11 @@ import SuperviseTestSupport
         let run = try Supervise.run(["--freezer", backend.rawValue, "--window", "0", "--freeze-timeout", "5",
                                      "--", Supervise.worker("counter.sh"), counter],
                                     stdin: "sleep 0.3\nbackground\nwait suspended\n") { process in
-            // Wait (bounded) until the counter stands still for 200 ms, then it must stay still.
-            var last = -1
-            eventually(timeout: 10) {
-                let now = counterValue(counter)
-                defer { last = now }
-                Thread.sleep(forTimeInterval: 0.2)
-                return now > 0 && now == last && counterValue(counter) == now
-            }
+            // Once the kernel shows the child frozen, its counter must stand still.
+            let child = SupervisedChild(backend: backend, supervisorPID: process.processIdentifier)
+            #expect(child.waitFrozen(), "the kernel never showed the child frozen")
             frozenValues.append(counterValue(counter))
+            // The point: a window in which the running counter would have moved (it writes every 10 ms or so).
             Thread.sleep(forTimeInterval: 0.5)
             frozenValues.append(counterValue(counter))
             kill(process.processIdentifier, SIGUSR2)
@@ -74,8 +70,15 @@ import SuperviseTestSupport
         // With stdin control, the input is a pipe already at its end: that must not wake it either.
         _ = try Supervise.run(["--control", control, "--", "sleep", "30"]) { process in
             let pid = process.processIdentifier
-            Thread.sleep(forTimeInterval: 0.5)
+            // Idle: the child has exec'd sleep and the supervisor is blocked in epoll_wait.
+            let child = SupervisedChild(backend: .sigstop, supervisorPID: pid)
+            #expect(eventually {
+                let blockedIn = ProcessInspector.read("/proc/\(pid)/syscall") ?? ""
+                return child.pid.map { ProcessInspector.commandLine($0) == "sleep 30" } == true
+                    && (blockedIn.isEmpty || blockedIn.hasPrefix("232 ") || blockedIn.hasPrefix("281 "))
+            })
             before = Self.contextSwitches(pid)
+            // The point: 3 s in which an idle supervisor must not be woken.
             Thread.sleep(forTimeInterval: 3)
             after = Self.contextSwitches(pid)
             syscall = (try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8)) ?? ""

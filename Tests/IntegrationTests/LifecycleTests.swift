@@ -68,7 +68,9 @@ import SuperviseTestSupport
         let run = try Supervise.run(["--freezer", backend.rawValue, "--freeze-timeout", "5", "--window", "0.5", "--grace", "2",
                                      "--", Supervise.worker("counter.sh"), counter],
                                     stdin: "background\nsleep 0.5\nforeground\nwait active\nsleep 3\nterminate\n") { _ in
-            // The foreground is at 0.5 s and the terminate at 3.5 s: look in between.
+            // The foreground is at 0.5 s and the terminate at 3.5 s: look in between. Kept as sleeps:
+            // they place the look inside the stdin script's own `sleep 3`, and the bug leaves the child
+            // frozen, so waiting for a thaw would hide it; the second is the window the counter must move in.
             Thread.sleep(forTimeInterval: 1.5)
             let before = count()
             Thread.sleep(forTimeInterval: 0.5)

@@ -53,6 +53,7 @@ import SuperviseTestSupport
         #expect(live.wait(for: "suspended") == "suspended")
         #expect(probe.unfrozen(liveTree(of: pid)) == [], "suspended means frozen")
         let frozenAt = counter(count)
+        // The point: a window in which the running counter would have moved.
         Thread.sleep(forTimeInterval: 0.5)
         #expect(counter(count) == frozenAt, "no progress once suspended again")
 
@@ -83,6 +84,7 @@ import SuperviseTestSupport
         #expect(["suspending", "suspended"].contains(live.status()?["state"] as? String ?? ""))
         #expect(live.wait(for: "suspended") == "suspended")
         let frozenAt = counter(escaped)
+        // The point: a window in which the running loop would have moved.
         Thread.sleep(forTimeInterval: 0.5)
         #expect(counter(escaped) == frozenAt, "stopped again")
 

@@ -20,7 +20,8 @@ import SuperviseTestSupport
             #expect(eventually { events().contains("did-become-active") })
             kill(process.processIdentifier, SIGUSR1)
             #expect(eventually { events().contains("did-enter-background 1 5000 30000") })
-            Thread.sleep(forTimeInterval: 0.2)
+            // The worker answers done: foreground from suspended, once the kernel shows the freeze.
+            #expect(SupervisedChild(backend: backend, supervisorPID: process.processIdentifier).waitFrozen())
             kill(process.processIdentifier, SIGUSR2)
             #expect(eventually { events().filter { $0 == "did-become-active" }.count == 2 })
             kill(process.processIdentifier, SIGTERM)
@@ -46,14 +47,26 @@ import SuperviseTestSupport
     @Test func secondSIGTERMKillsAtOnce() throws {
         let run = try Supervise.run(["--grace", "20", "--control", "none", "--", "sh", "-c", "trap '' TERM; while :; do sleep 0.05; done"],
                                     timeout: 10) { process in
-            Thread.sleep(forTimeInterval: 0.3)
+            // The first SIGTERM must find the trap set, or it ends the child with 143.
+            let child = SupervisedChild(backend: .sigstop, supervisorPID: process.processIdentifier)
+            #expect(eventually { child.pid.map(ignoresSIGTERM) == true })
             kill(process.processIdentifier, SIGTERM)
+            // Kept: the test is about a second signal during the grace, so the supervisor must have
+            // begun terminating (forwarded SIGTERM to a child that ignores it): nothing outside shows that.
             Thread.sleep(forTimeInterval: 0.3)
             kill(process.processIdentifier, SIGINT)
         }
         #expect(run.status == 137)
         #expect(run.exit["by"] as? String == "kill")
         #expect(run.elapsed < 8)
+    }
+
+    /// Whether `pid` ignores SIGTERM (`SigIgn` in `/proc/PID/status`): the shell's `trap '' TERM` has run.
+    func ignoresSIGTERM(_ pid: Int32) -> Bool {
+        let status = ProcessInspector.read("/proc/\(pid)/status") ?? ""
+        let field = status.split(separator: "\n").first { $0.hasPrefix("SigIgn:") }
+        let mask = field.flatMap { UInt64($0.dropFirst("SigIgn:".count).trimmingCharacters(in: .whitespaces), radix: 16) } ?? 0
+        return mask & (1 << (UInt64(SIGTERM) - 1)) != 0
     }
 
     @Test func exitStatusIsPassedThrough() throws {
@@ -152,7 +165,12 @@ import SuperviseTestSupport
         process.standardInput = input
         process.standardOutput = output
         try process.run()
-        Thread.sleep(forTimeInterval: 1)
+        // Type once the child's shell waits on the terminal (it is the process running `read x`).
+        #expect(eventually {
+            ProcessInspector.descendants(of: process.processIdentifier).contains {
+                $0.state == "S" && ProcessInspector.commandLine($0.pid).contains("read x")
+            }
+        })
         input.fileHandleForWriting.write(Data("typed\n".utf8))
         let exited = eventually(timeout: 10) { !process.isRunning }
         if !exited { process.terminate() }

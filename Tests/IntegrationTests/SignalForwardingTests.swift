@@ -56,8 +56,13 @@ import SuperviseTestSupport
         var supervisorState = "?"
         let run = try Supervise.run(["--freezer", backend.rawValue, "--control", "none", "--"] + worker) { process in
             #expect(eventually { received().values.filter { $0.contains("ready") }.count == 2 }, "\(lines())")
-            for signal in Self.forwarded + Self.ignored {
+            for signal in Self.forwarded {
                 kill(process.processIdentifier, signal)
+                #expect(eventually { received().values.allSatisfy { $0.contains(String(signal)) } }, "signal \(signal): \(received())")
+            }
+            for signal in Self.ignored {
+                kill(process.processIdentifier, signal)
+                // Kept: an ignored signal has no effect to wait for; this gives a wrong forward time to show.
                 Thread.sleep(forTimeInterval: 0.05)
             }
             let expected = Set(Self.forwarded.map(String.init))
@@ -78,7 +83,9 @@ import SuperviseTestSupport
 
     @Test func aForwardedSignalThatKillsTheChildEndsTheRunWithItsStatus() throws {
         let run = try Supervise.run(["--control", "none", "--", "sleep", "30"]) { process in
-            Thread.sleep(forTimeInterval: 0.3)
+            // Signal once the child is sleep itself (before its exec it is a copy of the supervisor).
+            let child = SupervisedChild(backend: .sigstop, supervisorPID: process.processIdentifier)
+            #expect(eventually { child.pid.map { ProcessInspector.commandLine($0) == "sleep 30" } == true })
             kill(process.processIdentifier, SIGALRM)
         }
         #expect(run.status == 128 + SIGALRM, "\(run.stderr)")

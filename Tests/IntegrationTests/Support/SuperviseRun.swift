@@ -71,13 +71,10 @@ enum Supervise {
         input.fileHandleForWriting.write(Data(stdin.utf8))
         try input.fileHandleForWriting.close()
         try whileRunning?(process)
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        if process.isRunning {
+        if !eventually(timeout: timeout, { !process.isRunning }) {
             Issue.record("supervise did not exit within \(timeout) s: \(arguments)")
             process.interrupt()
-            Thread.sleep(forTimeInterval: 0.5)
-            kill(process.processIdentifier, SIGKILL)
+            if !eventually(timeout: 0.5, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
         process.waitUntilExit()

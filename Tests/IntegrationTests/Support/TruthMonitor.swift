@@ -80,6 +80,7 @@ final class TruthMonitor {
         for _ in 0..<3 {
             let problems = problems(in: said)
             if problems.isEmpty { return .truthful(said.state) }
+            // The point: the second look comes later, so a state passing through is not called a lie.
             Thread.sleep(forTimeInterval: 0.3)
             supervise.send(["status"])
             guard let again = answer(timeout: 30) else { return supervise.hasEnded ? .ended : .silent }
@@ -204,6 +205,7 @@ final class TruthMonitor {
     /// The beaters that beat during `stillnessInterval`.
     private func beatsThatMoved() -> [String] {
         let before = Dictionary(uniqueKeysWithValues: TruthWorker.beaters.map { ($0, worker.beats($0)) })
+        // The point: a window in which every running beater beats.
         Thread.sleep(forTimeInterval: stillnessInterval)
         return TruthWorker.beaters.filter { worker.beats($0) != before[$0] }.map(describe(beater:))
     }
