@@ -247,7 +247,7 @@ private func waitFrozen(_ unit: any FreezerUnit) -> Bool {
         unit.drainNotification()
         if unit.isFrozen() {
             #expect(ready == 1, "frozen without a notification")
-            usleep(100_000)
+            usleep(100_000)  // The point: room for a late, rate-limited notification to arrive.
             unit.drainNotification()
             var drained = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             #expect(poll(&drained, 1, 0) == 0, "drainNotification left the descriptor readable")
@@ -345,7 +345,7 @@ private final class ProcessTree {
     /// Whether the counter file stays the same for 300 ms.
     func isStill(_ counter: String) -> Bool {
         let first = read(counter)
-        usleep(300_000)
+        usleep(300_000)  // The point: a window in which a running counter would move.
         return read(counter) == first
     }
 

@@ -362,9 +362,5 @@ private let cgroupV2IsWritable = access("/sys/fs/cgroup/unified/cgroup.procs", W
 
 /// rmdir, retried while the last reaped process is still leaving.
 private func removeCgroup(_ path: String) {
-    var attempts = 0
-    while rmdir(path) != 0 && errno == EBUSY && attempts < 50 {
-        attempts += 1
-        usleep(20_000)
-    }
+    eventually(timeout: 1, interval: 0.02) { rmdir(path) == 0 || errno != EBUSY }
 }
