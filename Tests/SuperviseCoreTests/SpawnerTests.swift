@@ -109,11 +109,12 @@ struct SpawnerTests {
 
         let child = try Child.spawn(["sleep", "30"])
         defer { child.kill() }
+        // Until the exec, the child is a copy of this process with its descriptors.
         var descriptors: [Int] = []
-        let deadline = Date(timeIntervalSinceNow: 5)
-        repeat {
+        eventually(timeout: 5) {
             descriptors = openDescriptors(of: child.pid)
-        } while descriptors != [0, 1, 2, 3, 4] && Date() < deadline
+            return descriptors == [0, 1, 2, 3, 4]
+        }
         #expect(descriptors == [0, 1, 2, 3, 4])
     }
 
