@@ -7,7 +7,7 @@ final class MonitoredSupervise {
     let temporary = TemporaryDirectory()
     var directory: URL { temporary.url }
     let worker: TruthWorker
-    let supervise: InteractiveSupervise
+    let supervise: LiveSupervise
     let monitor: TruthMonitor
     /// The main process was SIGKILLed through `kill(_:)`.
     private(set) var mainKilled = false
@@ -19,10 +19,10 @@ final class MonitoredSupervise {
     init(_ backend: Backend, _ options: [String], aware: Bool, grace: Double = 2) throws {
         self.grace = grace
         worker = try TruthWorker(in: temporary.url)
-        supervise = try InteractiveSupervise(
+        supervise = try LiveSupervise(
             ["--freezer", backend.rawValue, "--name", "truth", "--freeze-timeout", "5", "--grace", TruthMonitor.seconds(grace)]
                 + options + ["--"] + worker.command,
-            environment: ["AWARE": aware ? "1" : "0"], in: temporary.url)
+            environment: ["AWARE": aware ? "1" : "0"])
         monitor = TruthMonitor(backend: backend, supervise: supervise, worker: worker)
     }
 
@@ -37,11 +37,11 @@ final class MonitoredSupervise {
     /// happened. Then kills whatever of the tree was left.
     func finish() -> [String] {
         supervise.send(["terminate"])
-        let end = supervise.finish(timeout: grace + 20)
-        exitStatus = end.status
+        let end = supervise.end(timeout: grace + 20, drain: 5)
+        exitStatus = end.run.status
         var problems = end.exitedInTime ? [] : ["supervise did not exit within \(grace + 20) s of terminate"]
         problems += monitor.leftovers()
-        problems += OutcomeCheck(status: end.status, report: end.report, stderr: supervise.stderrLines,
+        problems += OutcomeCheck(status: end.run.status, report: end.run.report, stderr: supervise.stderrLines,
                                  monitor: monitor, mainKilled: mainKilled).problems()
         monitor.cleanUp()
         return problems

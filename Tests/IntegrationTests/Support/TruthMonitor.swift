@@ -26,7 +26,7 @@ final class TruthMonitor {
     }
 
     let backend: Backend
-    let supervise: InteractiveSupervise
+    let supervise: LiveSupervise
     let worker: TruthWorker
     /// How long a live beater may take to beat before it counts as not running.
     let beatBound = 3.0
@@ -45,7 +45,7 @@ final class TruthMonitor {
     /// Disagreements that were gone at the second look (the state moved on by itself, or a beat came late).
     private(set) var cleared: [String] = []
 
-    init(backend: Backend, supervise: InteractiveSupervise, worker: TruthWorker) {
+    init(backend: Backend, supervise: LiveSupervise, worker: TruthWorker) {
         self.backend = backend
         self.supervise = supervise
         self.worker = worker
