@@ -2,7 +2,8 @@ import Foundation
 
 /// The replay convention of the seeded tests: a run takes its seed from an environment variable
 /// (`SUPERVISE_FUZZ_SEED` for the fuzzers, `SUPERVISE_SEED` for the interleavings) or draws a fresh
-/// one, and prints `replay: NAME=SEED` before it uses it, so even a crash leaves the seed in the log.
+/// one, and the caller prints `replay: NAME=SEED` with `replay()` — the fuzzers before the first
+/// input, so even a crash leaves the seed in the log; the interleavings with every mismatch.
 public struct Seed: Sendable {
     /// The seed to use.
     public let value: UInt64
