@@ -183,11 +183,14 @@ import SuperviseTestSupport
             """.write(to: config, atomically: true, encoding: .utf8)
         var stateWhileSuspended: Character?
         let run = try Supervise.run(["--config", config.path],
-                                    stdin: "sleep 0.5\nbackground first\nwait suspended first timeout=10s\nsleep 1\nterminate all\n") { _ in
+                                    stdin: "sleep 0.5\nbackground first\nwait suspended first timeout=10s\nsleep 1\nterminate all\n") { process in
             #expect(eventually { pid("nameless") > 0 })
-            // Kept: this lands inside the script's `sleep 1` after `wait suspended first`; with two
-            // children and stdin taken by the script, no status line can say when that begins.
-            Thread.sleep(forTimeInterval: 1)
+            // Look while first is suspended: once its shell is stopped, a second before the terminate.
+            #expect(eventually {
+                ProcessInspector.descendants(of: process.processIdentifier).contains {
+                    ProcessInspector.commandLine($0.pid).hasPrefix("sh -c (env -i") && ProcessInspector.isStopped($0.pid)
+                }
+            }, "first's shell was never stopped")
             stateWhileSuspended = state(pid("nameless"))
         }
         #expect(run.status == 0, "\(run.stderr)")

@@ -5,7 +5,7 @@ import Testing
 import SuperviseTestSupport
 
 /// Real children, really frozen: one test per backend, plus selection and sweeping.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(5)))
 struct FreezerProcessTests {
     static let cgroup2Usable = usable(.cgroup2)
     static let cgroup1Usable = usable(.cgroup1)

@@ -5,7 +5,7 @@ import Testing
 import SuperviseTestSupport
 
 /// Real children, spawned the way the supervisor spawns them.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .timeLimit(.minutes(5)))
 struct SpawnerTests {
     // MARK: Starting and exit status
 

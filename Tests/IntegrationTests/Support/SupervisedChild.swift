@@ -18,6 +18,9 @@ struct SupervisedChild {
     /// `backend`, as `FreezeProbe` judges it.
     var isFrozen: Bool {
         guard let (probe, tree) = look() else { return false }
+        // A shell parked in vfork counts as halted (FreezeProbe), so before any SIGSTOP a one-process
+        // look could pass: with sigstop, something must really be stopped.
+        if backend == .sigstop && !tree.contains(where: { ProcessInspector.isStopped($0.pid) }) { return false }
         return probe.unfrozen(tree).isEmpty
     }
 
