@@ -30,8 +30,21 @@ struct SupervisedChild {
         return probe.stillFrozen(tree).isEmpty
     }
 
-    /// Waits up to `timeout` seconds for `isFrozen`; returns whether it came.
-    func waitFrozen(timeout: Double = 10) -> Bool { eventually(timeout: timeout) { isFrozen } }
+    /// Waits up to `timeout` seconds for `isFrozen` to hold through `settle` seconds; returns whether it
+    /// did. The settling is kept: the sigstop freezer stops what its scan found, and a process forked
+    /// meanwhile (missed by this look too) runs until its next scan, so one frozen look can come early.
+    func waitFrozen(timeout: Double = 10, settle: Double = 0.2) -> Bool {
+        var frozenSince: ContinuousClock.Instant?
+        return eventually(timeout: timeout) {
+            guard isFrozen else {
+                frozenSince = nil
+                return false
+            }
+            let since = frozenSince ?? .now
+            frozenSince = since
+            return ContinuousClock.now - since >= .milliseconds(Int(settle * 1000))
+        }
+    }
 
     /// Waits up to `timeout` seconds for `isThawed`; returns whether it came.
     func waitThawed(timeout: Double = 10) -> Bool { eventually(timeout: timeout) { isThawed } }
