@@ -3,9 +3,8 @@ import SuperviseTestSupport
 
 /// A real supervisor running `Workers/truth-worker.sh`, watched by a truth monitor.
 final class MonitoredSupervise {
-    /// Removed with the monitored run.
-    let temporary = TemporaryDirectory()
-    var directory: URL { temporary.url }
+    /// The truth worker's files; removed with the monitored run.
+    private let temporary = TemporaryDirectory()
     let worker: TruthWorker
     let supervise: LiveSupervise
     let monitor: TruthMonitor
