@@ -89,20 +89,28 @@ let package = Package(
         // The benchmark harness (docs/performance.md); its C probes are compiled at run time.
         .executableTarget(name: "supervise-bench", dependencies: ["supervise"], path: "Benchmarks/supervise-bench"),
 
-        .testTarget(name: "SuperviseProtocolTests", dependencies: ["SuperviseProtocol"]),
+        // What every test target shares: waiting on a condition, temporary directories, the seeded
+        // generator and skip reasons. It depends on no target of the project, so it never has to
+        // follow how Sources is split.
+        .target(name: "SuperviseTestSupport", path: "Tests/SuperviseTestSupport"),
+
+        .testTarget(name: "SuperviseProtocolTests", dependencies: ["SuperviseProtocol", "SuperviseTestSupport"]),
         // One test target per layer, each depending on that layer and those below it.
-        .testTarget(name: "SuperviseLifecycleTests", dependencies: ["SuperviseLifecycle", "SuperviseProtocol"]),
-        .testTarget(name: "SuperviseSystemTests", dependencies: ["SuperviseSystem", "SuperviseLifecycle",
+        .testTarget(name: "SuperviseLifecycleTests", dependencies: ["SuperviseLifecycle", "SuperviseProtocol", "SuperviseTestSupport"]),
+        .testTarget(name: "SuperviseSystemTests", dependencies: ["SuperviseSystem", "SuperviseLifecycle", "SuperviseTestSupport",
                                                                 .product(name: "SystemPackage", package: "swift-system")]),
-        .testTarget(name: "SuperviseConfigTests", dependencies: ["SuperviseConfig", "SuperviseSystem", "SuperviseLifecycle"]),
+        .testTarget(name: "SuperviseConfigTests", dependencies: ["SuperviseConfig", "SuperviseSystem", "SuperviseLifecycle",
+                                                                "SuperviseTestSupport"]),
         .testTarget(name: "SuperviseShellTests", dependencies: ["SuperviseShell", "SuperviseConfig", "SuperviseSystem",
-                                                               "SuperviseLifecycle", "SuperviseProtocol",
+                                                               "SuperviseLifecycle", "SuperviseProtocol", "SuperviseTestSupport",
                                                                .product(name: "Logging", package: "swift-log"),
                                                                .product(name: "SystemPackage", package: "swift-system")]),
-        .testTarget(name: "SuperviseClientTests", dependencies: ["SuperviseClient"]),
+        .testTarget(name: "SuperviseClientTests", dependencies: ["SuperviseClient", "SuperviseTestSupport"]),
         // Seeded property-based fuzzing of every parser (docs/testing.md).
-        .testTarget(name: "FuzzTests", dependencies: ["SuperviseProtocol", "SuperviseLifecycle", "SuperviseSystem", "SuperviseConfig", "SuperviseShell", "supervise"],
+        .testTarget(name: "FuzzTests", dependencies: ["SuperviseProtocol", "SuperviseLifecycle", "SuperviseSystem", "SuperviseConfig", "SuperviseShell", "supervise",
+                                                    "SuperviseTestSupport"],
                     exclude: ["Corpus"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["supervise", "swift-worker-example"], exclude: ["Workers"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["supervise", "swift-worker-example", "SuperviseTestSupport"],
+                    exclude: ["Workers"]),
     ]
 )

@@ -3,9 +3,10 @@ import Testing
 @testable import SuperviseLifecycle
 @testable import SuperviseShell
 @testable import SuperviseSystem
+import SuperviseTestSupport
 
 /// `ControlParser` (stdin commands) on generated and mutated lines.
-@Suite struct ControlFuzzTests {
+@Suite(.timeLimit(FuzzRun.timeLimit)) struct ControlFuzzTests {
     @Test func generatedCommandsParseBackToWhatWasWritten() throws {
         var run = FuzzRun("control-generated", defaultIterations: 5000)
         for _ in 0..<run.iterations {

@@ -3,9 +3,10 @@ import Testing
 @testable import SuperviseLifecycle
 @testable import SuperviseShell
 @testable import SuperviseSystem
+import SuperviseTestSupport
 
 /// `DurationParser` against an independent reference, on generated and mutated inputs.
-@Suite struct DurationFuzzTests {
+@Suite(.timeLimit(FuzzRun.timeLimit)) struct DurationFuzzTests {
     @Test func generatedDurationsParseToTheReferenceNanoseconds() {
         var run = FuzzRun("durations-generated", defaultIterations: 20000)
         for _ in 0..<run.iterations {

@@ -1,8 +1,9 @@
 import Testing
 import SuperviseProtocol
+import SuperviseTestSupport
 
 /// `Event` encoding and decoding, the client's reading of what the supervisor writes.
-@Suite struct EventFuzzTests {
+@Suite(.timeLimit(FuzzRun.timeLimit)) struct EventFuzzTests {
     @Test func encodedEventsDecodeToThemselves() throws {
         var run = FuzzRun("events-roundtrip", defaultIterations: 20000)
         for _ in 0..<run.iterations {

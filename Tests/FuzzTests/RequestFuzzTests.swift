@@ -1,8 +1,9 @@
 import Testing
 import SuperviseProtocol
+import SuperviseTestSupport
 
 /// `LineSplitter` and `RequestParser`, the supervisor's reading of what a child writes.
-@Suite struct RequestFuzzTests {
+@Suite(.timeLimit(FuzzRun.timeLimit)) struct RequestFuzzTests {
     @Test func encodedRequestsParseBackToThemselves() throws {
         var run = FuzzRun("requests-roundtrip", defaultIterations: 20000)
         for _ in 0..<run.iterations {

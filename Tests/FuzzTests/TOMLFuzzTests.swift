@@ -3,10 +3,11 @@ import Testing
 @testable import SuperviseLifecycle
 @testable import SuperviseShell
 @testable import SuperviseSystem
+import SuperviseTestSupport
 
 /// `TOMLParser` on generated documents of the supported subset, and `ConfigFile` on mutated
 /// config files.
-@Suite struct TOMLFuzzTests {
+@Suite(.timeLimit(FuzzRun.timeLimit)) struct TOMLFuzzTests {
     @Test func generatedDocumentsParseToTheGeneratedTables() {
         var run = FuzzRun("toml-generated", defaultIterations: 3000)
         for _ in 0..<run.iterations {

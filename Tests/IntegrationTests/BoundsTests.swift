@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import SuperviseTestSupport
 
 /// Hostile or endless input can't grow the supervisor without bound, and never stops it
 /// from answering, timing or terminating.
-@Suite struct BoundsTests {
+@Suite(.timeLimit(.minutes(8))) struct BoundsTests {
     /// Writes a million `begin`s with 64-character IDs (refused past the 256th: `expire` each)
     /// without ever reading fd 3; before each batch of 1024 the count so far goes to the file argv[1].
     static let flood = """
@@ -22,11 +23,13 @@ import Testing
     }
 
     @Test func aChildThatFloodsBeginsAndNeverReadsIsHeldBack() throws {
-        let progress = Supervise.temporaryDirectory().appendingPathComponent("progress").path
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
+        let progress = temporary.file("progress")
         let live = try LiveSupervise(["--log-level", "error", "--", "python3", "-c", Self.flood, progress])
         // Until the child has written all, or has been blocked in write(2) for 2 s.
         var last = "", since = Date()
-        Supervise.eventually(timeout: 120) {
+        eventually(timeout: 120) {
             let now = (try? String(contentsOfFile: progress, encoding: .utf8)) ?? ""
             if now != last { (last, since) = (now, Date()) }
             return now == "all" || (!now.isEmpty && Date().timeIntervalSince(since) > 2)
@@ -41,7 +44,9 @@ import Testing
     }
 
     @Test func aChildHeldBackStillMeetsItsLimit() throws {
-        let progress = Supervise.temporaryDirectory().appendingPathComponent("progress").path
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
+        let progress = temporary.file("progress")
         let run = try Supervise.run(["--log-level", "error", "--window", "0.5", "--limit", "2", "--expiry-warning", "1",
                                      "--", "python3", "-c", Self.flood, progress],
                                     stdin: "sleep 1\nbackground\nwait exited timeout=20s\n", timeout: 60)

@@ -1,10 +1,13 @@
 import Foundation
 import Testing
+import SuperviseTestSupport
 
 /// The workers in `examples/` run under the real `supervise`, each through a full background →
 /// expiry or suspension → foreground cycle, and do what their comments claim.
-@Suite(.serialized) struct ExampleTests {
-    let directory = Supervise.temporaryDirectory()
+@Suite(.serialized, .timeLimit(.minutes(6))) struct ExampleTests {
+    /// Removed with the suite instance, after each test.
+    let temporary = TemporaryDirectory()
+    var directory: URL { temporary.url }
 
     /// The repository's `examples` directory.
     static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -30,7 +33,7 @@ import Testing
             ["--name", "worker", "--window", "0.3", "--", Self.example("bash/batch-job.sh")], stdin: Self.cycle,
             environment: ["CHECKPOINT": checkpoint, "UPLOAD_SECONDS": "1"],
             whileRunning: { _ in
-                Supervise.eventually {
+                eventually {
                     backgroundCheckpoint = (try? String(contentsOfFile: checkpoint, encoding: .utf8)) ?? ""
                     return !backgroundCheckpoint.isEmpty
                 }

@@ -1,15 +1,18 @@
 import Foundation
 import Testing
+import SuperviseTestSupport
 
 /// Freezing for real: progress stops, whole trees, fds, and the idle loop.
-@Suite struct FreezerTests {
-    let directory = Supervise.temporaryDirectory()
+@Suite(.timeLimit(.minutes(5))) struct FreezerTests {
+    /// Removed with the suite instance, after each test.
+    let temporary = TemporaryDirectory()
+    var directory: URL { temporary.url }
 
     func counterValue(_ path: String) -> Int {
         Int(((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "FreezerTests"))
     func frozenChildMakesNoProgressAndResumesWhenThawed(backend: Backend) throws {
         let counter = directory.appendingPathComponent("counter").path
         var frozenValues: [Int] = []
@@ -17,20 +20,16 @@ import Testing
         let run = try Supervise.run(["--freezer", backend.rawValue, "--window", "0", "--freeze-timeout", "5",
                                      "--", Supervise.worker("counter.sh"), counter],
                                     stdin: "sleep 0.3\nbackground\nwait suspended\n") { process in
-            // Wait (bounded) until the counter stands still for 200 ms, then it must stay still.
-            var last = -1
-            Supervise.eventually(timeout: 10) {
-                let now = counterValue(counter)
-                defer { last = now }
-                Thread.sleep(forTimeInterval: 0.2)
-                return now > 0 && now == last && counterValue(counter) == now
-            }
+            // Once the kernel shows the child frozen, its counter must stand still.
+            let child = SupervisedChild(backend: backend, supervisorPID: process.processIdentifier)
+            #expect(child.waitFrozen(), "the kernel never showed the child frozen")
             frozenValues.append(counterValue(counter))
+            // The point: a window in which the running counter would have moved (it writes every 10 ms or so).
             Thread.sleep(forTimeInterval: 0.5)
             frozenValues.append(counterValue(counter))
             kill(process.processIdentifier, SIGUSR2)
             let before = counterValue(counter)
-            resumed = Supervise.eventually(timeout: 5) { counterValue(counter) > before }
+            resumed = eventually(timeout: 5) { counterValue(counter) > before }
             kill(process.processIdentifier, SIGTERM)
         }
         #expect(frozenValues.count == 2 && frozenValues[0] > 0 && frozenValues[0] == frozenValues[1],
@@ -45,16 +44,16 @@ import Testing
         var childPID = ""
         _ = try Supervise.run(["--name", "envy", "--", "sleep", "30"]) { process in
             let children = "/proc/\(process.processIdentifier)/task/\(process.processIdentifier)/children"
-            Supervise.eventually { !((try? String(contentsOfFile: children, encoding: .utf8)) ?? "").isEmpty }
+            eventually { !((try? String(contentsOfFile: children, encoding: .utf8)) ?? "").isEmpty }
             childPID = ((try? String(contentsOfFile: children, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             // Look only once the child has exec'd (before that it is a copy of the supervisor).
-            Supervise.eventually {
+            eventually {
                 let environ = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(childPID)/environ"))) ?? Data()
                 environment = environ.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.filter { $0.hasPrefix("SUPERVISE_") }
                 return !environment.isEmpty
             }
             // sleep opens and closes locale files as it starts: look once it sleeps.
-            Supervise.eventually {
+            eventually {
                 (try? String(contentsOfFile: "/proc/\(childPID)/wchan", encoding: .utf8)) == "hrtimer_nanosleep"
             }
             fds = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(childPID)/fd")) ?? [])
@@ -75,8 +74,15 @@ import Testing
         // With stdin control, the input is a pipe already at its end: that must not wake it either.
         _ = try Supervise.run(["--control", control, "--", "sleep", "30"]) { process in
             let pid = process.processIdentifier
-            Thread.sleep(forTimeInterval: 0.5)
+            // Idle: the child has exec'd sleep and the supervisor is blocked in epoll_wait.
+            let child = SupervisedChild(backend: .sigstop, supervisorPID: pid)
+            #expect(eventually {
+                let blockedIn = ProcessInspector.read("/proc/\(pid)/syscall") ?? ""
+                return child.pid.map { ProcessInspector.commandLine($0) == "sleep 30" } == true
+                    && (blockedIn.isEmpty || blockedIn.hasPrefix("232 ") || blockedIn.hasPrefix("281 "))
+            })
             before = Self.contextSwitches(pid)
+            // The point: 3 s in which an idle supervisor must not be woken.
             Thread.sleep(forTimeInterval: 3)
             after = Self.contextSwitches(pid)
             syscall = (try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8)) ?? ""
@@ -101,11 +107,11 @@ import Testing
 
 /// One test per freezer backend: skipped, with the reason, where the machine can't run it —
 /// the lifecycle suites above then run without that backend.
-@Suite struct BackendAvailabilityTests {
-    @Test(.enabled(if: Backend.cgroup2.isAvailable, Comment(rawValue: Backend.cgroup2.unavailableReason ?? "")))
+@Suite(.timeLimit(.minutes(5))) struct BackendAvailabilityTests {
+    @Test(.skip("cgroup2", because: Backend.cgroup2.unavailableReason, in: "BackendAvailabilityTests"))
     func cgroup2BackendRunsHere() throws { try roundTrip(.cgroup2) }
 
-    @Test(.enabled(if: Backend.cgroup1.isAvailable, Comment(rawValue: Backend.cgroup1.unavailableReason ?? "")))
+    @Test(.skip("cgroup1", because: Backend.cgroup1.unavailableReason, in: "BackendAvailabilityTests"))
     func cgroup1BackendRunsHere() throws { try roundTrip(.cgroup1) }
 
     @Test func sigstopBackendRunsHere() throws { try roundTrip(.sigstop) }

@@ -5,8 +5,8 @@ import Testing
 /// deaths, with the truth monitor checking after every step that what `supervise` says is what its
 /// processes do, and at the end that nothing is left and the exit status and report are right.
 /// See docs/testing.md for replaying a seed and for the soak mode.
-@Suite(.serialized) struct InterleavingTests {
-    @Test(arguments: Backend.usable)
+@Suite(.serialized, .timeLimit(InterleavingPlan.timeLimit)) struct InterleavingTests {
+    @Test(arguments: Backend.usable(in: "InterleavingTests"))
     func randomInterleavingsTellTheTruth(backend: Backend) throws {
         let plan = InterleavingPlan.current
         guard plan.covers(backend) else { return print("interleavings on \(backend.rawValue): not run, SUPERVISE_FREEZERS leaves it out") }

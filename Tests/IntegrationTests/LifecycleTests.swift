@@ -1,10 +1,13 @@
 import Foundation
 import Testing
+import SuperviseTestSupport
 
 /// The contract's lifecycle, end to end: the real binary, real workers, short timings,
 /// against every freezer backend this machine has.
-@Suite struct LifecycleTests {
-    let directory = Supervise.temporaryDirectory()
+@Suite(.timeLimit(.minutes(5))) struct LifecycleTests {
+    /// Removed with the suite instance, after each test.
+    let temporary = TemporaryDirectory()
+    var directory: URL { temporary.url }
     var log: String { directory.appendingPathComponent("events.log").path }
 
     func events() -> [String] {
@@ -20,7 +23,7 @@ import Testing
                           stdin: stdin, environment: environment.merging(["WORKER_LOG": log]) { $1 }, timeout: timeout)
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "LifecycleTests"))
     func unawareChildIsSuspendedAfterTheWindowAndResumed(backend: Backend) throws {
         let counter = directory.appendingPathComponent("counter").path
         let run = try Supervise.run(["--freezer", backend.rawValue, "--freeze-timeout", "5", "--window", "0.3",
@@ -38,7 +41,7 @@ import Testing
 
     /// Each decision reads the clock afresh, and a freeze's verification is decided when it is
     /// verified: once, "frozen in 0.0 ms" with `suspended` at the instant of `background`.
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "LifecycleTests"))
     func timelineTimesAreTheInstantsOfTheirDecisions(backend: Backend) throws {
         let run = try Supervise.run(["--freezer", backend.rawValue, "--freeze-timeout", "5", "--window", "0",
                                      "--", "sh", "-c", "sleep 30 & sleep 30 & wait"],
@@ -57,7 +60,7 @@ import Testing
     /// A held command falling due in the same loop turn as the window's end once ran in the middle
     /// of the window's decision: `foreground` thawed, then the decision's `freeze` froze the child
     /// for good while its state read `active`.
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "LifecycleTests"))
     func commandDueAsTheWindowEndsRunsAfterTheWindowsFreeze(backend: Backend) throws {
         let counter = directory.appendingPathComponent("counter").path
         func count() -> Int { Int(((try? String(contentsOfFile: counter, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1 }
@@ -65,7 +68,9 @@ import Testing
         let run = try Supervise.run(["--freezer", backend.rawValue, "--freeze-timeout", "5", "--window", "0.5", "--grace", "2",
                                      "--", Supervise.worker("counter.sh"), counter],
                                     stdin: "background\nsleep 0.5\nforeground\nwait active\nsleep 3\nterminate\n") { _ in
-            // The foreground is at 0.5 s and the terminate at 3.5 s: look in between.
+            // The foreground is at 0.5 s and the terminate at 3.5 s: look in between. Kept as sleeps:
+            // they place the look inside the stdin script's own `sleep 3`, and the bug leaves the child
+            // frozen, so waiting for a thaw would hide it; the second is the window the counter must move in.
             Thread.sleep(forTimeInterval: 1.5)
             let before = count()
             Thread.sleep(forTimeInterval: 0.5)
@@ -78,7 +83,7 @@ import Testing
         #expect(run.timeline("state").suffix(3) == ["active", "terminating", "exited"])
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "LifecycleTests"))
     func awareChildIsSuspendedWhenItSaysDone(backend: Backend) throws {
         let run = try aware(backend, ["--window", "5"], stdin: "background\nwait suspended timeout=10s\nterminate\n",
                             ["WORKER_ON_BACKGROUND": "done"])
@@ -92,7 +97,7 @@ import Testing
         #expect(events().contains("will-terminate 5000"))
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "LifecycleTests"))
     func taskKeepsTheChildRunningPastTheWindowThenItIsSuspended(backend: Backend) throws {
         let run = try aware(backend, ["--window", "0.3"], stdin: "background\nwait suspended timeout=10s\nterminate\n",
                             ["WORKER_ON_BACKGROUND": "task", "WORKER_TASK_SECONDS": "1"])
@@ -106,7 +111,7 @@ import Testing
         #expect(run.tasks.first?["name"] as? String == "upload")
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "LifecycleTests"))
     func heldTaskGetsExpireThenTheChildIsKilledAtTheLimit(backend: Backend) throws {
         let run = try aware(backend, ["--window", "0.2", "--limit", "1.2", "--expiry-warning", "0.5"],
                             stdin: "background\nwait exited timeout=10s\n", ["WORKER_ON_BACKGROUND": "hold"])
@@ -125,7 +130,7 @@ import Testing
         #expect(events().contains("expire t1"))
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "LifecycleTests"))
     func awareChildThatMissesItsWindowIsKilled(backend: Backend) throws {
         let run = try aware(backend, ["--window", "0.3"], stdin: "background\nwait exited timeout=10s\n",
                             ["WORKER_ON_BACKGROUND": "ignore"])
@@ -134,7 +139,7 @@ import Testing
         #expect(run.violations.first?["action"] as? String == "killed")
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "LifecycleTests"))
     func windowOverrunCanSuspendInstead(backend: Backend) throws {
         let run = try aware(backend, ["--window", "0.3", "--on-window-overrun", "suspend"],
                             stdin: "background\nwait suspended timeout=10s\nterminate\n", ["WORKER_ON_BACKGROUND": "ignore"])
@@ -143,7 +148,7 @@ import Testing
         #expect(run.timeline("state").contains("suspended"))
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "LifecycleTests"))
     func terminateWhileSuspendedThawsAndTellsTheChild(backend: Backend) throws {
         let run = try aware(backend, [], stdin: "background\nwait suspended timeout=10s\nterminate\n")
         #expect(run.status == 0, "\(run.stderr)")
@@ -153,7 +158,7 @@ import Testing
         #expect(events().last == "will-terminate 5000")
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "LifecycleTests"))
     func eventResumesASuspendedChildInTheBackground(backend: Backend) throws {
         let run = try aware(backend, [], stdin: """
             background
@@ -170,7 +175,7 @@ import Testing
         #expect(run.timeline("state").filter { $0 == "suspended" }.count == 2)
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "LifecycleTests"))
     func scriptedLifecycleFromStdin(backend: Backend) throws {
         let run = try aware(backend, [], stdin: "# the cli.md example\nbackground\nwait suspended\n\nforeground\nwait active\nterminate\n")
         #expect(run.status == 0, "\(run.stderr)")
@@ -180,7 +185,7 @@ import Testing
                              "will-terminate 5000"])
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "LifecycleTests"))
     func launchInTheBackground(backend: Backend) throws {
         let run = try aware(backend, ["--launch", "background"], stdin: "wait suspended timeout=10s\nforeground\nwait active\nterminate\n")
         #expect(run.status == 0, "\(run.stderr)")

@@ -1,16 +1,19 @@
 import Foundation
 import Testing
+import SuperviseTestSupport
 
 /// A command that takes long to carry out (many children, each signalled in turn) must not
 /// change what is reported about them.
-@Suite struct LongCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct LongCommandTests {
     /// With sigstop each child's stop signal costs scans of /proc, so `terminate all` over many
     /// children outlasts a short grace. Each child's grace starts when it is signalled, and the
     /// exits that happened meanwhile are taken before the graces are judged: once, every child
     /// was recorded as killed at the grace's end (143, `in_time: false`) though each had died of
     /// its SIGTERM at once.
     @Test func terminateAllOutlastingTheGraceReportsEachChildAsItEnded() throws {
-        let directory = Supervise.temporaryDirectory()
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         let config = directory.appendingPathComponent("many.toml").path
         var text = "freezer = \"sigstop\"\ngrace = \"0.2s\"\n"
         for index in 0..<100 { text += "[child.c\(index)]\ncommand = [\"sleep\", \"300\"]\n" }

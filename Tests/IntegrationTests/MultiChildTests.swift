@@ -1,9 +1,12 @@
 import Foundation
 import Testing
+import SuperviseTestSupport
 
 /// Several named children from a config file.
-@Suite struct MultiChildTests {
-    let directory = Supervise.temporaryDirectory()
+@Suite(.timeLimit(.minutes(5))) struct MultiChildTests {
+    /// Removed with the suite instance, after each test.
+    let temporary = TemporaryDirectory()
+    var directory: URL { temporary.url }
 
     func config(_ text: String) throws -> String {
         let path = directory.appendingPathComponent("supervise.toml").path

@@ -1,23 +1,20 @@
 import Foundation
 import Testing
+import SuperviseTestSupport
 
 /// Supervisors that share one cgroup tree from different pid namespaces, where pids mean nothing to
 /// each other: while one lives, no other's sweep touches its cgroups; once it is dead, the next run sweeps them.
-@Suite struct NamespaceOwnershipTests {
-    @Test(.enabled(if: PIDNamespace.unavailableReason(with: .cgroup2) == nil,
-                   Comment(rawValue: PIDNamespace.unavailableReason(with: .cgroup2) ?? "")))
+@Suite(.timeLimit(.minutes(6))) struct NamespaceOwnershipTests {
+    @Test(.skip("cgroup2 in a pid namespace", because: PIDNamespace.unavailableReason(with: .cgroup2), in: "NamespaceOwnershipTests"))
     func cgroup2SupervisorsInOtherPIDNamespacesLeaveEachOtherAlone() throws { try leaveEachOtherAlone(.cgroup2) }
 
-    @Test(.enabled(if: PIDNamespace.unavailableReason(with: .cgroup1) == nil,
-                   Comment(rawValue: PIDNamespace.unavailableReason(with: .cgroup1) ?? "")))
+    @Test(.skip("cgroup1 in a pid namespace", because: PIDNamespace.unavailableReason(with: .cgroup1), in: "NamespaceOwnershipTests"))
     func cgroup1SupervisorsInOtherPIDNamespacesLeaveEachOtherAlone() throws { try leaveEachOtherAlone(.cgroup1) }
 
-    @Test(.enabled(if: PIDNamespace.unavailableReason(with: .cgroup2) == nil,
-                   Comment(rawValue: PIDNamespace.unavailableReason(with: .cgroup2) ?? "")))
+    @Test(.skip("cgroup2 in a pid namespace", because: PIDNamespace.unavailableReason(with: .cgroup2), in: "NamespaceOwnershipTests"))
     func cgroup2SupervisorKilledInAPIDNamespaceIsSweptByTheNextRun() throws { try deadOneIsSwept(.cgroup2) }
 
-    @Test(.enabled(if: PIDNamespace.unavailableReason(with: .cgroup1) == nil,
-                   Comment(rawValue: PIDNamespace.unavailableReason(with: .cgroup1) ?? "")))
+    @Test(.skip("cgroup1 in a pid namespace", because: PIDNamespace.unavailableReason(with: .cgroup1), in: "NamespaceOwnershipTests"))
     func cgroup1SupervisorKilledInAPIDNamespaceIsSweptByTheNextRun() throws { try deadOneIsSwept(.cgroup1) }
 
     /// One supervisor as pid 1 of its own pid namespace, one beside it, each with a frozen `sleep`;
@@ -57,7 +54,7 @@ import Testing
         for (supervisor, (owner, pids)) in zip(supervisors, zip(owners, children)) {
             #expect(supervisor.terminate() == 0, "\(supervisor.log)")
             #expect(!FileManager.default.fileExists(atPath: owner), "left behind: \(owner)")
-            #expect(Supervise.eventually(timeout: 5) { !pids.contains(where: isAlive) }, "the child of \(owner) outlived it")
+            #expect(eventually(timeout: 5) { !pids.contains(where: isAlive) }, "the child of \(owner) outlived it")
         }
     }
 
@@ -76,13 +73,13 @@ import Testing
         kill(supervisor, SIGKILL)
         // Its files are closed (and its lock dropped) early in its exit; as pid 1 it then waits for the
         // rest of its namespace, which a v1-frozen task never leaves until the sweep thaws it.
-        #expect(Supervise.eventually { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(supervisor)/fd"))?.isEmpty ?? true })
+        #expect(eventually { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(supervisor)/fd"))?.isEmpty ?? true })
         #expect(FileManager.default.fileExists(atPath: owner), "the cgroup went with its supervisor: nothing to sweep")
 
         let next = try Supervise.run(["--freezer", backend.rawValue, "--", "true"])
         #expect(next.status == 0, "\(next.stderr)")
         #expect(!FileManager.default.fileExists(atPath: owner), "stale cgroup left: \(owner): \(next.stderr)")
-        #expect(Supervise.eventually(timeout: 5) { !child.contains(where: isAlive) }, "the frozen child survived its supervisor")
+        #expect(eventually(timeout: 5) { !child.contains(where: isAlive) }, "the frozen child survived its supervisor")
         #expect(dead.exitStatus() != nil, "the dead supervisor's namespace never ended")
     }
 }

@@ -1,11 +1,14 @@
 import Foundation
 import Testing
+import SuperviseTestSupport
 
 /// What someone else does to a suspended child, through the real binary: a thaw is undone
 /// (frozen again, with a timeline note), and a SIGKILL a cgroup v1 freeze holds back is let
 /// through, so `status`, `wait` and the report say what the child is.
-@Suite struct OutsideChangeTests {
-    let directory = Supervise.temporaryDirectory()
+@Suite(.timeLimit(.minutes(5))) struct OutsideChangeTests {
+    /// Removed with the suite instance, after each test.
+    let temporary = TemporaryDirectory()
+    var directory: URL { temporary.url }
 
     func counter(_ path: String) -> Int {
         Int(((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
@@ -27,13 +30,13 @@ import Testing
         }
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "OutsideChangeTests"))
     func childThawedFromOutsideIsFrozenAgain(backend: Backend) throws {
         let count = directory.appendingPathComponent("counter").path
         let live = try LiveSupervise(["--freezer", backend.rawValue, "--window", "0", "--freeze-timeout", "5",
                                       "--", Supervise.worker("counter.sh"), count])
         defer { live.stop() }
-        #expect(Supervise.eventually { counter(count) > 0 })
+        #expect(eventually { counter(count) > 0 })
         live.send("background")
         try #require(live.wait(for: "suspended") == "suspended", "\(live.log)")
         let status = try #require(live.status())
@@ -43,13 +46,14 @@ import Testing
         try thawFromOutside(backend, pid: pid, cgroup: probe.cgroup)
         if backend != .cgroup1 {
             // cgroup.events and SIGCONT to a child are told to the supervisor: it needs no command.
-            #expect(Supervise.eventually { probe.unfrozen(liveTree(of: pid)).isEmpty },
+            #expect(eventually { probe.unfrozen(liveTree(of: pid)).isEmpty },
                     "frozen again unasked: \(probe.unfrozen(liveTree(of: pid)))")
         }
         // cgroup v1 tells nothing: the wait looks.
         #expect(live.wait(for: "suspended") == "suspended")
         #expect(probe.unfrozen(liveTree(of: pid)) == [], "suspended means frozen")
         let frozenAt = counter(count)
+        // The point: a window in which the running counter would have moved.
         Thread.sleep(forTimeInterval: 0.5)
         #expect(counter(count) == frozenAt, "no progress once suspended again")
 
@@ -68,7 +72,7 @@ import Testing
                                       "--", Supervise.worker("tree.sh"), directory.path])
         defer { live.stop() }
         let escaped = directory.appendingPathComponent("escaped").path
-        #expect(Supervise.eventually { counter(escaped) > 2 })
+        #expect(eventually { counter(escaped) > 2 })
         live.send("background")
         try #require(live.wait(for: "suspended") == "suspended", "\(live.log)")
         let group = try #require(Int32(String(contentsOfFile: escaped + ".pid", encoding: .utf8)
@@ -76,10 +80,11 @@ import Testing
 
         kill(-group, SIGCONT)  // the setsid'd loop and its sleep: a grandchild's group
         let before = counter(escaped)
-        #expect(Supervise.eventually { counter(escaped) > before }, "the loop runs: the supervisor was not told")
+        #expect(eventually { counter(escaped) > before }, "the loop runs: the supervisor was not told")
         #expect(["suspending", "suspended"].contains(live.status()?["state"] as? String ?? ""))
         #expect(live.wait(for: "suspended") == "suspended")
         let frozenAt = counter(escaped)
+        // The point: a window in which the running loop would have moved.
         Thread.sleep(forTimeInterval: 0.5)
         #expect(counter(escaped) == frozenAt, "stopped again")
 
@@ -90,7 +95,7 @@ import Testing
 
     /// A frozen cgroup v1 task can't act on SIGKILL until thawed; the wait looks, sees it
     /// pending, and lets it through. (cgroup v2 and sigstop children die of it frozen.)
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "OutsideChangeTests"))
     func childKilledFromOutsideWhileFrozenIsSeenExited(backend: Backend) throws {
         let live = try LiveSupervise(["--freezer", backend.rawValue, "--window", "0", "--freeze-timeout", "5",
                                       "--", "sleep", "30"])

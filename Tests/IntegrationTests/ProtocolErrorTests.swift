@@ -1,10 +1,13 @@
 import Foundation
 import Testing
+import SuperviseTestSupport
 
 /// Malformed requests are answered with `error` and change nothing.
-@Suite struct ProtocolErrorTests {
+@Suite(.timeLimit(.minutes(5))) struct ProtocolErrorTests {
     @Test func malformedRequestsAreAnsweredAndTheSupervisorKeepsGoing() throws {
-        let directory = Supervise.temporaryDirectory()
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         let log = directory.appendingPathComponent("events.log").path
         let long = String(repeating: "x", count: 2000)
         let requests = ["fly away", "begin bad!id", "end nope", "hello 2", "done x", "begin \(long)", "begin t9 still fine"]
@@ -27,7 +30,7 @@ import Testing
 }
 
 /// What a child writes can't forge or hide a line of the supervisor's log.
-@Suite struct LogInjectionTests {
+@Suite(.timeLimit(.minutes(5))) struct LogInjectionTests {
     @Test(arguments: ["text", "json"])
     func controlCharactersInARequestAreEscapedInTheLog(format: String) throws {
         let run = try Supervise.run(["--log-format", format, "--", "sh", "-c",
@@ -41,7 +44,7 @@ import Testing
 }
 
 /// A refused stdin command is quoted as a bounded excerpt, whatever its length.
-@Suite struct RefusedCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct RefusedCommandTests {
     @Test func aLongRefusedCommandIsQuotedInShort() throws {
         let name = String(repeating: "x", count: 5_000)
         let run = try Supervise.run(["--", "sleep", "0.3"], stdin: "background \(name)\n")
@@ -52,7 +55,7 @@ import Testing
 }
 
 /// Misbehaving children don't stall the supervisor.
-@Suite struct FloodTests {
+@Suite(.timeLimit(.minutes(5))) struct FloodTests {
     @Test func floodingChildDoesNotStallCommandsOrTimers() throws {
         // `yes` writes "begin a\nend a\n" as fast as the pipe takes it.
         let run = try Supervise.run(["--window", "0.3", "--log-level", "warning", "--", "sh", "-c", "yes 'begin a\nend a' >&4"],
@@ -79,7 +82,9 @@ import Testing
     }
 
     @Test func lifecycleEventsQueuedBehindErrorsAreNeverDropped() throws {
-        let file = Supervise.temporaryDirectory().appendingPathComponent("events").path
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
+        let file = temporary.file("events")
         // Flood errors without reading for a second, then read everything the supervisor queued.
         let script = "yes bogus >&4 & sleep 1; kill $!; timeout 2 cat <&3 > \(file); exit 0"
         let run = try Supervise.run(["--log-level", "error", "--", "sh", "-c", script],

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SuperviseTestSupport
 
 /// Real multi-process servers under supervise, on each freezer: while suspended every process of
 /// the server is frozen (as the kernel tells it) and nobody answers; in the foreground all run
@@ -8,11 +9,11 @@ import Testing
 /// PostgreSQL's backends and auxiliary processes each call `setsid`, and nginx with `daemon on`
 /// double-forks into a session of its own: trees that leave the child's process group.
 /// Serialized: each test runs a whole server, and freezes must not race a loaded machine.
-@Suite(.serialized) struct RealProgramTests {
+@Suite(.serialized, .timeLimit(.minutes(6))) struct RealProgramTests {
     static let options = ["--window", "0", "--freeze-timeout", "5", "--grace", "10"]
 
-    @Test(.enabled(if: PostgresCluster.missingReason == nil, Comment(rawValue: PostgresCluster.missingReason ?? "")),
-          arguments: Backend.usable)
+    @Test(.skip("PostgreSQL", because: PostgresCluster.missingReason, in: "RealProgramTests"),
+          arguments: Backend.usable(in: "RealProgramTests"))
     func postgresIsFrozenResumedAndStoppedWhole(backend: Backend) throws {
         let cluster = try PostgresCluster()
         defer { cluster.remove() }
@@ -24,7 +25,7 @@ import Testing
             supervise.stop()
             seen.killSurvivors(cgroup: cgroup)
         }
-        try #require(Supervise.eventually(timeout: 30) { cluster.isReady() }, "PostgreSQL never accepted connections:\n\(supervise.log)")
+        try #require(eventually(timeout: 30) { cluster.isReady() }, "PostgreSQL never accepted connections:\n\(supervise.log)")
         let status = try #require(supervise.status())
         let postmaster = try #require((status["pid"] as? Int).map(Int32.init))
         cgroup = status["cgroup"] as? String
@@ -32,7 +33,7 @@ import Testing
 
         let query = try cluster.startQuery("SELECT pg_sleep(2)")
         defer { if query.isRunning { query.terminate() } }
-        try #require(Supervise.eventually(timeout: 20) {
+        try #require(eventually(timeout: 20) {
             ProcessInspector.tree(of: postmaster).contains { ProcessInspector.commandLine($0.pid).contains("[local]") }
         }, "no backend started for the query")
         seen.add(ProcessInspector.tree(of: postmaster))
@@ -53,7 +54,7 @@ import Testing
         #expect(supervise.wait(for: "active") == "active", "\(supervise.log)")
         let stillFrozen = probe.stillFrozen(ProcessInspector.tree(of: postmaster))
         #expect(stillFrozen.isEmpty, "after foreground: \(stillFrozen.joined(separator: "; "))")
-        #expect(Supervise.eventually(timeout: 20) { !query.isRunning }, "the query did not finish in the foreground")
+        #expect(eventually(timeout: 20) { !query.isRunning }, "the query did not finish in the foreground")
         #expect(query.terminationStatus == 0 && cluster.queryOutput.contains("(1 row)"), "psql: \(cluster.queryOutput)")
         #expect(cluster.isReady(), "the server does not accept connections after foreground")
 
@@ -64,19 +65,19 @@ import Testing
         #expect(run.exit["by"] as? String == "terminate" && run.exit["in_time"] as? Bool == true, "\(run.exit)")
         #expect(run.exit["description"] as? String == "exited with 0", "SIGTERM is a smart shutdown: \(run.exit)")
         #expect(run.stderr.contains("database system is shut down"), "\(run.stderr)")
-        #expect(Supervise.eventually(timeout: 5) { seen.alive.isEmpty }, "left running after supervise exited: \(seen.alive)")
+        #expect(eventually(timeout: 5) { seen.alive.isEmpty }, "left running after supervise exited: \(seen.alive)")
         #expect(cluster.postmasterPid == nil, "postmaster.pid is still there: the server did not shut down cleanly")
         if let cgroup { #expect(!FileManager.default.fileExists(atPath: cgroup), "the child's cgroup is left: \(cgroup)") }
     }
 
-    @Test(.enabled(if: NginxServer.missingReason == nil, Comment(rawValue: NginxServer.missingReason ?? "")),
-          arguments: Backend.usable)
+    @Test(.skip("nginx", because: NginxServer.missingReason, in: "RealProgramTests"),
+          arguments: Backend.usable(in: "RealProgramTests"))
     func nginxIsFrozenResumedAndStoppedWhole(backend: Backend) throws {
         try runNginx(daemon: false, backend: backend)
     }
 
-    @Test(.enabled(if: NginxServer.missingReason == nil, Comment(rawValue: NginxServer.missingReason ?? "")),
-          arguments: Backend.usable)
+    @Test(.skip("nginx", because: NginxServer.missingReason, in: "RealProgramTests"),
+          arguments: Backend.usable(in: "RealProgramTests"))
     func daemonizedNginxIsFrozenResumedAndStoppedWhole(backend: Backend) throws {
         try runNginx(daemon: true, backend: backend)
     }
@@ -93,7 +94,7 @@ import Testing
             supervise.stop()
             seen.killSurvivors(cgroup: cgroup)
         }
-        try #require(Supervise.eventually(timeout: 30) { server.answer(timeout: 1) != nil },
+        try #require(eventually(timeout: 30) { server.answer(timeout: 1) != nil },
                      "nginx never answered:\n\(supervise.log)\n\(server.errorLog)")
         let status = try #require(supervise.status())
         let child = try #require((status["pid"] as? Int).map(Int32.init))
@@ -106,7 +107,7 @@ import Testing
             processes += ProcessInspector.tree(of: master).filter { !processes.contains($0) }
             return processes
         }
-        try #require(Supervise.eventually(timeout: 20) {
+        try #require(eventually(timeout: 20) {
             tree().filter { ProcessInspector.commandLine($0.pid).contains("worker process") }.count == 2
         }, "nginx did not start its two workers")
         seen.add(tree())
@@ -135,7 +136,7 @@ import Testing
         let run = supervise.finish()
         #expect(run.status == 0, "\(run.stderr)\n\(server.errorLog)")
         #expect(run.exit["by"] as? String == "terminate" && run.exit["in_time"] as? Bool == true, "\(run.exit)")
-        #expect(Supervise.eventually(timeout: 5) { seen.alive.isEmpty }, "left running after supervise exited: \(seen.alive)")
+        #expect(eventually(timeout: 5) { seen.alive.isEmpty }, "left running after supervise exited: \(seen.alive)")
         #expect(server.answer(timeout: 1) == nil, "something still answers on nginx's port \(server.port)")
         if let cgroup { #expect(!FileManager.default.fileExists(atPath: cgroup), "the child's cgroup is left: \(cgroup)") }
     }

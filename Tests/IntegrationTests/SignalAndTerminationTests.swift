@@ -1,25 +1,29 @@
 import Foundation
 import Testing
+import SuperviseTestSupport
 
 /// Signals to the supervisor, the termination ladder, and exit statuses.
-@Suite struct SignalAndTerminationTests {
-    let directory = Supervise.temporaryDirectory()
+@Suite(.timeLimit(.minutes(5))) struct SignalAndTerminationTests {
+    /// Removed with the suite instance, after each test.
+    let temporary = TemporaryDirectory()
+    var directory: URL { temporary.url }
     var log: String { directory.appendingPathComponent("events.log").path }
 
     func events() -> [String] {
         ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "SignalAndTerminationTests"))
     func usr1BackgroundsAndUsr2ForegroundsAndTermTerminates(backend: Backend) throws {
         let run = try Supervise.run(["--freezer", backend.rawValue, "--control", "none", "--", Supervise.worker("aware-worker.sh")],
                                     environment: ["WORKER_LOG": log]) { process in
-            #expect(Supervise.eventually { events().contains("did-become-active") })
+            #expect(eventually { events().contains("did-become-active") })
             kill(process.processIdentifier, SIGUSR1)
-            #expect(Supervise.eventually { events().contains("did-enter-background 1 5000 30000") })
-            Thread.sleep(forTimeInterval: 0.2)
+            #expect(eventually { events().contains("did-enter-background 1 5000 30000") })
+            // The worker answers done: foreground from suspended, once the kernel shows the freeze.
+            #expect(SupervisedChild(backend: backend, supervisorPID: process.processIdentifier).waitFrozen())
             kill(process.processIdentifier, SIGUSR2)
-            #expect(Supervise.eventually { events().filter { $0 == "did-become-active" }.count == 2 })
+            #expect(eventually { events().filter { $0 == "did-become-active" }.count == 2 })
             kill(process.processIdentifier, SIGTERM)
         }
         #expect(run.status == 0, "\(run.stderr)")
@@ -43,14 +47,26 @@ import Testing
     @Test func secondSIGTERMKillsAtOnce() throws {
         let run = try Supervise.run(["--grace", "20", "--control", "none", "--", "sh", "-c", "trap '' TERM; while :; do sleep 0.05; done"],
                                     timeout: 10) { process in
-            Thread.sleep(forTimeInterval: 0.3)
+            // The first SIGTERM must find the trap set, or it ends the child with 143.
+            let child = SupervisedChild(backend: .sigstop, supervisorPID: process.processIdentifier)
+            #expect(eventually { child.pid.map(ignoresSIGTERM) == true })
             kill(process.processIdentifier, SIGTERM)
+            // Kept: the test is about a second signal during the grace, so the supervisor must have
+            // begun terminating (forwarded SIGTERM to a child that ignores it): nothing outside shows that.
             Thread.sleep(forTimeInterval: 0.3)
             kill(process.processIdentifier, SIGINT)
         }
         #expect(run.status == 137)
         #expect(run.exit["by"] as? String == "kill")
         #expect(run.elapsed < 8)
+    }
+
+    /// Whether `pid` ignores SIGTERM (`SigIgn` in `/proc/PID/status`): the shell's `trap '' TERM` has run.
+    func ignoresSIGTERM(_ pid: Int32) -> Bool {
+        let status = ProcessInspector.read("/proc/\(pid)/status") ?? ""
+        let field = status.split(separator: "\n").first { $0.hasPrefix("SigIgn:") }
+        let mask = field.flatMap { UInt64($0.dropFirst("SigIgn:".count).trimmingCharacters(in: .whitespaces), radix: 16) } ?? 0
+        return mask & (1 << (UInt64(SIGTERM) - 1)) != 0
     }
 
     @Test func exitStatusIsPassedThrough() throws {
@@ -111,7 +127,7 @@ import Testing
 }
 
 /// The configurable stop signal and task limit.
-@Suite struct StopSignalAndTaskLimitTests {
+@Suite(.timeLimit(.minutes(5))) struct StopSignalAndTaskLimitTests {
     @Test func unawareChildGetsTheConfiguredStopSignal() throws {
         let script = "trap '' TERM; trap 'exit 0' INT; while :; do sleep 0.05; done"
         let run = try Supervise.run(["--stop-signal", "INT", "--grace", "5", "--", "sh", "-c", script],
@@ -124,7 +140,9 @@ import Testing
     }
 
     @Test func beginsOverTheTaskLimitAreRefused() throws {
-        let log = Supervise.temporaryDirectory().appendingPathComponent("events.log").path
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
+        let log = temporary.file("events.log")
         let run = try Supervise.run(["--max-tasks", "1", "--", Supervise.worker("aware-worker.sh")],
                                     stdin: "sleep 0.5\nterminate\n",
                                     environment: ["WORKER_LOG": log, "WORKER_REQUESTS": "begin a|begin b"])
@@ -136,8 +154,9 @@ import Testing
 }
 
 /// `--control none` on a terminal: the child's process group gets the terminal, so reading it works.
-@Suite struct TerminalTests {
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux's script(1) is not installed"))
+@Suite(.timeLimit(.minutes(5))) struct TerminalTests {
+    @Test(.skip("script(1)", because: FileManager.default.isExecutableFile(atPath: "/usr/bin/script") ? nil : "util-linux's script(1) is not installed",
+                in: "TerminalTests"))
     func childReadsTheTerminalWithControlNone() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
@@ -146,9 +165,14 @@ import Testing
         process.standardInput = input
         process.standardOutput = output
         try process.run()
-        Thread.sleep(forTimeInterval: 1)
+        // Type once the child's shell waits on the terminal (it is the process running `read x`).
+        #expect(eventually {
+            ProcessInspector.descendants(of: process.processIdentifier).contains {
+                $0.state == "S" && ProcessInspector.commandLine($0.pid).contains("read x")
+            }
+        })
         input.fileHandleForWriting.write(Data("typed\n".utf8))
-        let exited = Supervise.eventually(timeout: 10) { !process.isRunning }
+        let exited = eventually(timeout: 10) { !process.isRunning }
         if !exited { process.terminate() }
         process.waitUntilExit()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -1,10 +1,13 @@
 import Foundation
 import Testing
+import SuperviseTestSupport
 
 /// Signals other than the control ones: forwarded to every process of the child's tree, or
 /// ignored, and never the supervisor's death.
-@Suite struct SignalForwardingTests {
-    let directory = Supervise.temporaryDirectory()
+@Suite(.timeLimit(.minutes(5))) struct SignalForwardingTests {
+    /// Removed with the suite instance, after each test.
+    let temporary = TemporaryDirectory()
+    var directory: URL { temporary.url }
     var log: String { directory.appendingPathComponent("signals.log").path }
 
     /// A Python child that logs every signal it is sent, and a `setsid` grandchild that does too.
@@ -48,17 +51,22 @@ import Testing
     static let forwarded: [Int32] = [SIGQUIT, SIGABRT, SIGALRM, SIGVTALRM, SIGPROF, SIGPWR, SIGWINCH, SIGURG, SIGPOLL, 34, 50, 64]
     static let ignored: [Int32] = [SIGTSTP, SIGTTIN, SIGTTOU, SIGCONT, SIGXCPU, SIGXFSZ]
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "SignalForwardingTests"))
     func forwardedSignalsReachTheWholeTreeAndIgnoredOnesChangeNothing(backend: Backend) throws {
         var supervisorState = "?"
         let run = try Supervise.run(["--freezer", backend.rawValue, "--control", "none", "--"] + worker) { process in
-            #expect(Supervise.eventually { received().values.filter { $0.contains("ready") }.count == 2 }, "\(lines())")
-            for signal in Self.forwarded + Self.ignored {
+            #expect(eventually { received().values.filter { $0.contains("ready") }.count == 2 }, "\(lines())")
+            for signal in Self.forwarded {
                 kill(process.processIdentifier, signal)
+                #expect(eventually { received().values.allSatisfy { $0.contains(String(signal)) } }, "signal \(signal): \(received())")
+            }
+            for signal in Self.ignored {
+                kill(process.processIdentifier, signal)
+                // Kept: an ignored signal has no effect to wait for; this gives a wrong forward time to show.
                 Thread.sleep(forTimeInterval: 0.05)
             }
             let expected = Set(Self.forwarded.map(String.init))
-            #expect(Supervise.eventually { received().values.allSatisfy { expected.isSubset(of: $0) } },
+            #expect(eventually { received().values.allSatisfy { expected.isSubset(of: $0) } },
                     "every process of the tree gets every forwarded signal: \(received())")
             // Before the terminate: its stop signal is followed by a SIGCONT of the supervisor's own.
             let ignored = Set(Self.ignored.map(String.init))
@@ -75,7 +83,9 @@ import Testing
 
     @Test func aForwardedSignalThatKillsTheChildEndsTheRunWithItsStatus() throws {
         let run = try Supervise.run(["--control", "none", "--", "sleep", "30"]) { process in
-            Thread.sleep(forTimeInterval: 0.3)
+            // Signal once the child is sleep itself (before its exec it is a copy of the supervisor).
+            let child = SupervisedChild(backend: .sigstop, supervisorPID: process.processIdentifier)
+            #expect(eventually { child.pid.map { ProcessInspector.commandLine($0) == "sleep 30" } == true })
             kill(process.processIdentifier, SIGALRM)
         }
         #expect(run.status == 128 + SIGALRM, "\(run.stderr)")

@@ -1,10 +1,13 @@
 import Foundation
 import Testing
+import SuperviseTestSupport
 
 /// The stop signal reaches every process of a child's tree, including descendants that left its
 /// process group with `setsid`: they get the chance to clean up before the grace ends.
-@Suite struct StopSignalTests {
-    let directory = Supervise.temporaryDirectory()
+@Suite(.timeLimit(.minutes(5))) struct StopSignalTests {
+    /// Removed with the suite instance, after each test.
+    let temporary = TemporaryDirectory()
+    var directory: URL { temporary.url }
     var marker: String { directory.appendingPathComponent("term").path }
 
     /// A shell that starts a `setsid` grandchild which records SIGTERM in `marker` and exits 0,
@@ -27,7 +30,7 @@ import Testing
         ((try? String(contentsOfFile: marker, encoding: .utf8)) ?? "").contains("got-term")
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "StopSignalTests"))
     func terminateSignalsADescendantThatLeftTheGroup(backend: Backend) throws {
         let run = try Supervise.run(["--freezer", backend.rawValue, "--grace", "5", "--"] + worker(then: "while :; do sleep 0.05; done"),
                                     stdin: "sleep 0.5\nterminate\n")
@@ -37,7 +40,7 @@ import Testing
         #expect(run.elapsed < 4.5, "the grandchild had to be killed at the grace's end")
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "StopSignalTests"))
     func leftoversOfAnExitedChildGetTheStopSignal(backend: Backend) throws {
         let run = try Supervise.run(["--freezer", backend.rawValue, "--grace", "5", "--"] + worker(then: "exit 0"))
         defer { killSurvivor() }

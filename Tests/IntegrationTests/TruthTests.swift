@@ -3,8 +3,8 @@ import Testing
 
 /// The truth monitor on fixed scenarios: it notices a lie, and what `supervise` says about a whole
 /// tree (suspended, active again, exited) is what the tree's processes do.
-@Suite(.serialized) struct TruthTests {
-    @Test(arguments: Backend.usable)
+@Suite(.serialized, .timeLimit(.minutes(6))) struct TruthTests {
+    @Test(arguments: Backend.usable(in: "TruthTests"))
     func monitorNoticesAProcessStoppedBehindTheSupervisorsBack(backend: Backend) throws {
         let run = try MonitoredSupervise(backend, ["--window", "0.3"], aware: true)
         #expect(run.worker.started())
@@ -23,7 +23,7 @@ import Testing
         #expect(problems.isEmpty, "\(problems)")
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "TruthTests"))
     func suspendedMeansEveryProcessOfTheTreeIsFrozen(backend: Backend) throws {
         let run = try MonitoredSupervise(backend, ["--window", "0.3"], aware: true)
         #expect(run.worker.started())
@@ -37,7 +37,7 @@ import Testing
     }
 
     /// A `foreground` read just as the window ends: the child must run again, whichever came first.
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "TruthTests"))
     func foregroundAsTheWindowEndsLeavesTheChildRunning(backend: Backend) throws {
         let run = try MonitoredSupervise(backend, ["--window", "0.5"], aware: false)
         #expect(run.worker.started())
@@ -52,7 +52,7 @@ import Testing
         #expect(problems.isEmpty, "\(problems)")
     }
 
-    @Test(arguments: Backend.usable)
+    @Test(arguments: Backend.usable(in: "TruthTests"))
     func killedMainProcessEndsTheRunWithNothingLeft(backend: Backend) throws {
         let run = try MonitoredSupervise(backend, ["--window", "0.3"], aware: true)
         #expect(run.worker.started())

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import SuperviseTestSupport
 
 /// Bad options are refused with one line and exit 2, before anything is launched.
-@Suite struct UsageTests {
+@Suite(.timeLimit(.minutes(5))) struct UsageTests {
     @Test(arguments: [
         (["--window", "-1", "--", "true"], "window"),
         (["--window", "10", "--limit", "5", "--", "true"], "--window"),
@@ -17,7 +18,9 @@ import Testing
         (["--window", "1\u{301}", "--", "true"], "invalid duration"),
     ])
     func invalidOptionsExitWith2(arguments: [String], mentions: String) throws {
-        let marker = Supervise.temporaryDirectory().appendingPathComponent("launched").path
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
+        let marker = temporary.file("launched")
         // The child would leave a file behind if it were launched.
         let command = arguments.last == "true" ? arguments.dropLast() + ["touch", marker] : arguments
         let run = try Supervise.run(Array(command))
@@ -31,7 +34,9 @@ import Testing
     /// The README's CI line: a short `--limit` alone fits the window and expiry warning left at
     /// their defaults (it once exited 2: "--expiry-warning (5s) must be shorter than --limit (5s)").
     @Test func theReadmesShortLimitLineRuns() throws {
-        let counter = Supervise.temporaryDirectory().appendingPathComponent("counter").path
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
+        let counter = temporary.file("counter")
         let run = try Supervise.run(["--window", "0.5", "--limit", "5", "--", Supervise.worker("counter.sh"), counter],
                                     stdin: "background\nwait suspended\nforeground\nwait active\nterminate\n")
         #expect(run.status == 0, "\(run.stderr)")

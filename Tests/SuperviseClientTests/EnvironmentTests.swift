@@ -1,9 +1,10 @@
 import Glibc
 import SuperviseClient
 import Testing
+import SuperviseTestSupport
 
 /// Taking the channels from the environment; serialized because it changes the environment.
-@Suite(.serialized) struct EnvironmentTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct EnvironmentTests {
     private static let variables = [
         "SUPERVISE_PROTOCOL", "SUPERVISE_EVENTS_FD", "SUPERVISE_REQUESTS_FD", "SUPERVISE_NAME", "SUPERVISE_PID",
     ]

@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import Testing
+import SuperviseTestSupport
 
 /// The supervisor's side of a client's two pipes.
 final class FakeSupervisor {
@@ -76,16 +77,6 @@ func now() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
-
-/// Waits up to `timeout` seconds for `condition`; returns whether it held.
-func eventually(timeout: Double = 5, _ condition: () -> Bool) -> Bool {
-    let deadline = now() + timeout
-    while !condition() {
-        if now() > deadline { return false }
-        usleep(2000)
-    }
-    return true
 }
 
 /// A thread-safe log of what callbacks saw.

@@ -3,8 +3,9 @@ import SuperviseClient
 import SuperviseProtocol
 import Synchronization
 import Testing
+import SuperviseTestSupport
 
-@Suite(.serialized) struct SuperviseApplicationTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct SuperviseApplicationTests {
     private func connect(
         _ supervisor: FakeSupervisor,
         delegate: (any SuperviseApplicationDelegate)? = nil,
@@ -208,7 +209,7 @@ import Testing
         let start = now()
         let first = application.backgroundTimeRemaining
         #expect(first <= 2.0 && first > 1.0)
-        usleep(300_000)
+        usleep(300_000)  // The point: time passes, and the remaining time must shrink by as much.
         let second = application.backgroundTimeRemaining
         #expect(second <= first - 0.29)
         #expect(second >= 2.0 - (now() - start) - 1.0)

@@ -3,7 +3,7 @@ import Testing
 @testable import SuperviseLifecycle
 @testable import SuperviseSystem
 
-@Suite struct ChildNameTests {
+@Suite(.timeLimit(.minutes(5))) struct ChildNameTests {
     @Test(arguments: [("./worker", "worker"), ("/usr/bin/python3", "python3"), ("my worker.sh", "my_worker.sh"),
                       ("all", "child"), ("/", "_"), ("naïve", "na_ve")])
     func defaultNameIsTheSanitizedBasename(command: String, expected: String) {

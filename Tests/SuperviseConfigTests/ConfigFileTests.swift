@@ -4,8 +4,9 @@ import Testing
 @testable import SuperviseConfig
 @testable import SuperviseLifecycle
 @testable import SuperviseSystem
+import SuperviseTestSupport
 
-@Suite struct ConfigFileTests {
+@Suite(.timeLimit(.minutes(5))) struct ConfigFileTests {
     private func parse(_ text: String, commandLine: SettingsOverrides = SettingsOverrides()) throws -> [ChildSpec] {
         try ConfigFile.parse(text: text, path: "test.toml", commandLine: commandLine)
     }
@@ -289,7 +290,9 @@ import Testing
     // MARK: Files
 
     @Test func loadReadsTheFile() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("supervise-\(UUID()).toml")
+        let temporary = TemporaryDirectory(prefix: "supervise-config")
+        defer { temporary.remove() }
+        let url = temporary.url.appendingPathComponent("supervise.toml")
         try "[child.a]\ncommand = [\"/bin/true\"]\n".write(to: url, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: url) }
         #expect(try ConfigFile.load(path: url.path, commandLine: SettingsOverrides()).map(\.command) == [["/bin/true"]])
@@ -314,7 +317,9 @@ import Testing
         }
         #expect(zero.message == "cannot read the config file '/dev/zero': it is a character device, not a regular "
             + "file: give the path of a TOML file to --config")
-        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("supervise-\(UUID()).toml").path
+        let temporary = TemporaryDirectory(prefix: "supervise-config")
+        defer { temporary.remove() }
+        let fifo = temporary.file("supervise.toml")
         #expect(mkfifo(fifo, 0o600) == 0)
         defer { unlink(fifo) }
         let error = try #require(throws: UsageError.self) {
@@ -324,7 +329,9 @@ import Testing
     }
 
     @Test func aFileOverTheSizeLimitIsRefused() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("supervise-\(UUID()).toml")
+        let temporary = TemporaryDirectory(prefix: "supervise-config")
+        defer { temporary.remove() }
+        let url = temporary.url.appendingPathComponent("supervise.toml")
         let comment = "# " + String(repeating: "x", count: 1000) + "\n"
         let text = "[child.a]\ncommand = [\"/bin/true\"]\n" + String(repeating: comment, count: ConfigFile.maxFileSize / 1000)
         try text.write(to: url, atomically: true, encoding: .utf8)
@@ -340,7 +347,9 @@ import Testing
     }
 
     @Test func invalidUTF8IsRefused() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("supervise-\(UUID()).toml")
+        let temporary = TemporaryDirectory(prefix: "supervise-config")
+        defer { temporary.remove() }
+        let url = temporary.url.appendingPathComponent("supervise.toml")
         try Data([0x61, 0x20, 0x3D, 0x20, 0x22, 0xFF, 0x22, 0x0A]).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         let error = try #require(throws: UsageError.self) {

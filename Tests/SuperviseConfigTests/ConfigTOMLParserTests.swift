@@ -3,7 +3,7 @@ import Testing
 @testable import SuperviseLifecycle
 @testable import SuperviseSystem
 
-@Suite struct ConfigTOMLParserTests {
+@Suite(.timeLimit(.minutes(5))) struct ConfigTOMLParserTests {
     private func value(_ text: String) throws -> TOMLValue {
         try #require(TOMLParser.parse("v = \(text)")["v"]).value
     }

@@ -3,7 +3,7 @@ import Testing
 @testable import SuperviseLifecycle
 @testable import SuperviseSystem
 
-@Suite struct ControlParserTests {
+@Suite(.timeLimit(.minutes(5))) struct ControlParserTests {
     @Test(arguments: ["", "   ", "\t", "# a comment", "   # indented comment", "#background", "\r"])
     func ignoresBlankLinesAndComments(line: String) throws {
         #expect(try ControlParser.parse(line) == nil)

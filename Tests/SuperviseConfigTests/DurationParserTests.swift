@@ -3,7 +3,7 @@ import Testing
 @testable import SuperviseLifecycle
 @testable import SuperviseSystem
 
-@Suite struct DurationParserTests {
+@Suite(.timeLimit(.minutes(5))) struct DurationParserTests {
     @Test(arguments: [
         ("2.5", Duration.milliseconds(2500)),
         ("0", .zero),
@@ -65,7 +65,7 @@ import Testing
 }
 
 /// Errors quote a bounded excerpt of what was typed, whatever its length (found by FuzzTests).
-@Suite struct BoundedExcerptTests {
+@Suite(.timeLimit(.minutes(5))) struct BoundedExcerptTests {
     @Test func aLongDurationIsQuotedInPart() throws {
         let text = String(repeating: "9\u{301}", count: 5000)
         let error = try #require(throws: UsageError.self) { try DurationParser.parse(text) }
@@ -91,7 +91,7 @@ import Testing
     }
 }
 
-@Suite struct DurationNanosecondsTests {
+@Suite(.timeLimit(.minutes(5))) struct DurationNanosecondsTests {
     /// Saturates instead of trapping when the sub-second part takes it past `Int64.max`.
     @Test func saturatesJustPastTheMaximum() {
         #expect((Duration.seconds(9_223_372_036) + .milliseconds(900)).nanoseconds == Int64.max)

@@ -4,7 +4,7 @@ import Testing
 @testable import SuperviseLifecycle
 @testable import SuperviseSystem
 
-@Suite struct SignalNameTests {
+@Suite(.timeLimit(.minutes(5))) struct SignalNameTests {
     @Test(arguments: [("TERM", SIGTERM), ("SIGINT", SIGINT), ("hup", SIGHUP), ("10", SIGUSR1), ("sigquit", SIGQUIT)])
     func namesAndNumbers(text: String, signal: Int32) throws {
         #expect(try SignalName.parse(text) == signal)

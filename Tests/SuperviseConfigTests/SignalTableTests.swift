@@ -5,7 +5,7 @@ import Testing
 @testable import SuperviseSystem
 
 /// Every signal that can be sent to the supervisor has a deliberate action.
-@Suite struct SignalTableTests {
+@Suite(.timeLimit(.minutes(5))) struct SignalTableTests {
     /// What the table leaves out on purpose (see `SignalTable`): reaping, SIGPIPE, the uncatchable
     /// signals, the supervisor's own faults, and the C library's reserved real-time signals.
     static let leftOut: Set<Int32> = [SIGCHLD, SIGPIPE, SIGKILL, SIGSTOP, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS, 32, 33]

@@ -3,7 +3,7 @@ import Testing
 
 /// The core across runs: when a finished run is followed by another, after which wait, and
 /// what stops it; every call returns the status the shell acts on.
-@Suite struct ChildCoreTests {
+@Suite(.timeLimit(.minutes(5))) struct ChildCoreTests {
     private var core: ChildCore
     private var now = Instant.zero
 

@@ -3,7 +3,7 @@ import Testing
 
 /// When the core asks the freezer again whether a freeze is done: a doubling back-off until the
 /// freeze timeout, and for a freezer that notifies only until its notification rate limit.
-@Suite struct FreezeRecheckTests {
+@Suite(.timeLimit(.minutes(5))) struct FreezeRecheckTests {
     /// A child asked to freeze: `done` with no task open.
     private func freezing(notifies: Bool) -> LifecycleHarness {
         var h = LifecycleHarness(freezerNotifies: notifies) { $0.window = .seconds(5) }

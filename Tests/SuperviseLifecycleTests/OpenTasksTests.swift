@@ -2,7 +2,7 @@ import SuperviseProtocol
 import Testing
 @testable import SuperviseLifecycle
 
-@Suite struct OpenTasksTests {
+@Suite(.timeLimit(.minutes(5))) struct OpenTasksTests {
     func task(_ number: Int) -> TaskReference {
         TaskReference(id: TaskID("t\(number)")!, name: nil)
     }

@@ -3,7 +3,7 @@ import Testing
 @testable import SuperviseLifecycle
 
 /// What someone else does to a suspended child: a thaw is undone, a held-back SIGKILL is let through.
-@Suite struct OutsideChangeRuleTests {
+@Suite(.timeLimit(.minutes(5))) struct OutsideChangeRuleTests {
     @Test func suspendedChildThawedFromOutsideIsFrozenAgainAndVerified() {
         var h = LifecycleHarness.suspended()
         h.advance(by: 10)

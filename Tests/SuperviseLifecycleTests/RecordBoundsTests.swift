@@ -3,7 +3,7 @@ import Testing
 
 /// The lifecycle's records stay bounded however long the run: the first and the last entries
 /// are kept, and what lies between is counted.
-@Suite struct RecordBoundsTests {
+@Suite(.timeLimit(.minutes(5))) struct RecordBoundsTests {
     @Test func headTailBufferKeepsTheFirstAndTheLastAndCountsTheRest() {
         var buffer = HeadTailBuffer<Int>(headLimit: 3, tailLimit: 4)
         for number in 1...5 { buffer.append(number) }

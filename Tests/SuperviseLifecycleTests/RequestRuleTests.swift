@@ -3,7 +3,7 @@ import Testing
 @testable import SuperviseLifecycle
 
 /// The request errors decided by a child's state, and awareness.
-@Suite struct RequestRuleTests {
+@Suite(.timeLimit(.minutes(5))) struct RequestRuleTests {
     @Test func helloBeforeTheFirstWindowEndsMakesTheChildAware() {
         var h = LifecycleHarness.background(aware: false)
         h.advance(by: 1)

@@ -1,7 +1,7 @@
 import Testing
 @testable import SuperviseLifecycle
 
-@Suite struct RestartRulesTests {
+@Suite(.timeLimit(.minutes(5))) struct RestartRulesTests {
     private func spec(_ policy: RestartPolicy, afterViolation: Bool = false) -> RestartRules {
         RestartRules(policy: policy, afterViolation: afterViolation)
     }

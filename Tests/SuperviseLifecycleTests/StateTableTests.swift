@@ -3,7 +3,7 @@ import Testing
 @testable import SuperviseLifecycle
 
 /// Every cell of the contract's state × input table.
-@Suite struct StateTableTests {
+@Suite(.timeLimit(.minutes(5))) struct StateTableTests {
     // MARK: background
 
     @Test func backgroundFromActiveEntersTheBackground() {

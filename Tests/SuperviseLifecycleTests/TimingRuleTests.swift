@@ -3,7 +3,7 @@ import Testing
 @testable import SuperviseLifecycle
 
 /// The contract's timing rules, each on a virtual clock.
-@Suite struct TimingRuleTests {
+@Suite(.timeLimit(.minutes(5))) struct TimingRuleTests {
     @Test func launchInTheForeground() {
         var h = LifecycleHarness()
         #expect(h.handle(.launched) == [.send(.didFinishLaunching(.foreground)), .send(.didBecomeActive), .stateChanged(.active)])

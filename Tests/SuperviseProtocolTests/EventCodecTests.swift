@@ -1,7 +1,7 @@
 import SuperviseProtocol
 import Testing
 
-@Suite struct EventCodecTests {
+@Suite(.timeLimit(.minutes(5))) struct EventCodecTests {
     static let everyEvent: [Event] = [
         .didFinishLaunching(.foreground),
         .didFinishLaunching(.background),
@@ -106,7 +106,7 @@ import Testing
     }
 }
 
-@Suite struct RequestEncodingTests {
+@Suite(.timeLimit(.minutes(5))) struct RequestEncodingTests {
     static let everyRequest: [Request] = [
         .hello,
         .done(seq: 1),

@@ -1,7 +1,7 @@
 import SuperviseProtocol
 import Testing
 
-@Suite struct FramingTests {
+@Suite(.timeLimit(.minutes(5))) struct FramingTests {
     private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
     /// Every result `next()` yields for the input so far.

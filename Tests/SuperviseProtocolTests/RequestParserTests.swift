@@ -1,7 +1,7 @@
 import SuperviseProtocol
 import Testing
 
-@Suite struct RequestParserTests {
+@Suite(.timeLimit(.minutes(5))) struct RequestParserTests {
     private func parse(_ text: String) -> Result<Request, RequestError>? {
         RequestParser.parse(Array(text.utf8))
     }

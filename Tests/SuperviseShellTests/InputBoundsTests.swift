@@ -5,9 +5,10 @@ import Testing
 @testable import SuperviseLifecycle
 @testable import SuperviseShell
 @testable import SuperviseSystem
+import SuperviseTestSupport
 
 /// What a child or stdin can make the supervisor hold stays bounded.
-@Suite struct InputBoundsTests {
+@Suite(.timeLimit(.minutes(5))) struct InputBoundsTests {
     @Test func aFullEventBacklogStopsRequestsUntilTheChildHasReadItAll() throws {
         var fds: [Int32] = [-1, -1]
         #expect(pipe(&fds) == 0)
@@ -42,8 +43,9 @@ import Testing
 
     /// Every line a `CommandReader` takes from stdin holding `text`.
     func commandLines(from text: String) throws -> [CommandReader.Line] {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("supervise-stdin-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: url) }
+        let temporary = TemporaryDirectory(prefix: "supervise-stdin")
+        defer { temporary.remove() }
+        let url = temporary.url.appendingPathComponent("stdin")
         try text.write(to: url, atomically: true, encoding: .utf8)
         let fd = open(url.path, O_RDONLY)
         defer { close(fd) }

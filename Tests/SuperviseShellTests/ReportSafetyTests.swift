@@ -6,9 +6,10 @@ import Testing
 @testable import SuperviseLifecycle
 @testable import SuperviseShell
 @testable import SuperviseSystem
+import SuperviseTestSupport
 
 /// The report file and the log never let input reach where it must not.
-@Suite struct ReportSafetyTests {
+@Suite(.timeLimit(.minutes(5))) struct ReportSafetyTests {
     @Test(arguments: [("a\u{1B}[2Jb", "a\\u001b[2Jb"), ("x\rsupervise: y: suspended", "x\\rsupervise: y: suspended"),
                       ("bell\u{07}", "bell\\u0007"), ("two\nlines", "two\\nlines"), ("del\u{7F}", "del\\u007f"),
                       ("csi\u{9B}", "csi\\u009b"), ("plain é", "plain é")])
@@ -24,13 +25,11 @@ import Testing
         if case .failure(let error) = result { error } else { nil }
     }
 
-    func temporaryDirectory() -> String {
-        var template = Array("/tmp/supervise-report-XXXXXX".utf8CString)
-        return String(cString: mkdtemp(&template)!)
-    }
+    /// Removed with the suite instance, after each test.
+    let temporary = TemporaryDirectory(prefix: "supervise-report")
 
     @Test func aLinkPlacedBesideTheReportIsNeverFollowed() throws {
-        let directory = temporaryDirectory()
+        let directory = temporary.path
         let victim = directory + "/victim"
         #expect(failure(ReportFile.write("secret\n", to: victim)) == nil)
         // The old scheme's predictable name, and a FIFO, planted where a report will go.
@@ -45,7 +44,7 @@ import Testing
     }
 
     @Test func aReportOverASymlinkReplacesTheLinkNotItsTarget() throws {
-        let directory = temporaryDirectory()
+        let directory = temporary.path
         let victim = directory + "/victim"
         #expect(failure(ReportFile.write("secret\n", to: victim)) == nil)
         symlink(victim, directory + "/run.json")

@@ -4,7 +4,7 @@ import Testing
 
 /// The report's timeline stays bounded however long the run: the first and the last entries
 /// are kept, and what lies between is counted.
-@Suite struct TimelineBoundsTests {
+@Suite(.timeLimit(.minutes(5))) struct TimelineBoundsTests {
     @Test func timelineKeepsTheFirstAndLastLifecycleEntriesInOrderWithTheFirstMessages() {
         var timeline = Timeline(origin: .zero)
         let limit = Timeline.lifecycleLimit

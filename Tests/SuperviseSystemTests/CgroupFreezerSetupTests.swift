@@ -6,7 +6,7 @@ import Testing
 
 /// Making and removing the cgroup freezers' own cgroups, and sweeping stale ones, against a
 /// ``FakeKernel``. No root.
-struct CgroupFreezerSetupTests {
+@Suite(.timeLimit(.minutes(5))) struct CgroupFreezerSetupTests {
     static let v2 = CgroupLocation(mountPoint: "/sys/fs/cgroup", directory: "/sys/fs/cgroup/app.service")
     static let v1 = CgroupLocation(mountPoint: "/sys/fs/cgroup/freezer", directory: "/sys/fs/cgroup/freezer/app")
 

@@ -3,9 +3,10 @@ import Glibc
 import Testing
 @testable import SuperviseLifecycle
 @testable import SuperviseSystem
+import SuperviseTestSupport
 
 /// How a supervisor's cgroup is named and recognized, and the lock that says it is in use. No root needed.
-struct CgroupOwnershipTests {
+@Suite(.timeLimit(.minutes(5))) struct CgroupOwnershipTests {
     @Test func namesCarryThePidAndSixteenHexDigits() {
         #expect(SupervisorCgroupName.make(pid: 42, token: 0xab) == "supervise-42-00000000000000ab")
         #expect(SupervisorCgroupName.make(pid: 1, token: .max) == "supervise-1-ffffffffffffffff")
@@ -35,8 +36,9 @@ struct CgroupOwnershipTests {
     }
 
     @Test func aLockIsHeldUntilReleasedAndRefusedMeanwhile() throws {
-        let directory = try temporaryDirectory()
-        defer { rmdir(directory) }
+        let temporary = TemporaryDirectory(prefix: "supervise-lock")
+        defer { temporary.remove() }
+        let directory = temporary.path
         let held = try #require(try CgroupDirectoryLock.acquire(directory).get())
         #expect(held.isOn(directory))
         #expect(try CgroupDirectoryLock.acquire(directory).get() == nil, "a second open took a held lock")
@@ -46,28 +48,25 @@ struct CgroupOwnershipTests {
     }
 
     @Test func aLockIsNotOnADirectoryRemovedOrReplacedSince() throws {
-        let directory = try temporaryDirectory()
+        let temporary = TemporaryDirectory(prefix: "supervise-lock")
+        defer { temporary.remove() }
+        let directory = temporary.path
         let lock = try #require(try CgroupDirectoryLock.acquire(directory).get())
         defer { lock.release() }
         rmdir(directory)
         #expect(!lock.isOn(directory))
         mkdir(directory, 0o755)
-        defer { rmdir(directory) }
         #expect(!lock.isOn(directory))
     }
 
     @Test func aMissingDirectoryIsAnError() {
-        let result = CgroupDirectoryLock.acquire(NSTemporaryDirectory() + "supervise-no-such-\(UUID())")
+        let temporary = TemporaryDirectory(prefix: "supervise-lock")
+        defer { temporary.remove() }
+        let result = CgroupDirectoryLock.acquire(temporary.file("no-such"))
         guard case .failure(let error) = result else {
             Issue.record("locked a missing directory")
             return
         }
         #expect(error.rawValue == ENOENT)
-    }
-
-    private func temporaryDirectory() throws -> String {
-        let directory = NSTemporaryDirectory() + "supervise-lock-\(UUID())"
-        try #require(mkdir(directory, 0o755) == 0)
-        return directory
     }
 }

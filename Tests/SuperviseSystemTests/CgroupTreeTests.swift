@@ -4,7 +4,7 @@ import Testing
 @testable import SuperviseSystem
 
 /// Removing and signalling a tree of cgroups, against a ``FakeKernel``.
-struct CgroupTreeTests {
+@Suite(.timeLimit(.minutes(5))) struct CgroupTreeTests {
     static let top = "/sys/fs/cgroup/supervise-1-00000000000000ab"
 
     let kernel = FakeKernel()

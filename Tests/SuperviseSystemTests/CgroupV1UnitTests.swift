@@ -6,7 +6,7 @@ import Testing
 
 /// The cgroup v1 unit against a ``FakeKernel``: how it reads and re-writes `freezer.state`.
 /// No root, no real process.
-struct CgroupV1UnitTests {
+@Suite(.timeLimit(.minutes(5))) struct CgroupV1UnitTests {
     static let directory = "/sys/fs/cgroup/freezer/supervise-1-00000000000000ab/worker.1"
     static let state = directory + "/freezer.state"
 

@@ -6,7 +6,7 @@ import Testing
 
 /// The cgroup v2 unit against a ``FakeKernel``: what it concludes from `cgroup.events` and
 /// `cgroup.freeze`, and what it writes. No root, no real process.
-struct CgroupV2UnitTests {
+@Suite(.timeLimit(.minutes(5))) struct CgroupV2UnitTests {
     static let directory = "/sys/fs/cgroup/supervise-1-00000000000000ab/worker.1"
     static let freeze = directory + "/cgroup.freeze"
     static let events = directory + "/cgroup.events"

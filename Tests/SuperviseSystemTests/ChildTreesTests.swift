@@ -3,7 +3,7 @@ import Testing
 @testable import SuperviseSystem
 
 /// The pure part of the sigstop freezer's tree tracking: closures of parent links and orphans.
-@Suite struct ChildTreesTests {
+@Suite(.timeLimit(.minutes(5))) struct ChildTreesTests {
     static let supervisor: Int32 = 100
 
     static func process(_ pid: Int32, start: UInt64 = 1) -> ProcessIdentity {

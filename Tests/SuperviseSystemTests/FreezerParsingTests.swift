@@ -2,7 +2,7 @@ import Testing
 @testable import SuperviseLifecycle
 @testable import SuperviseSystem
 
-@Suite struct FreezerParsingTests {
+@Suite(.timeLimit(.minutes(5))) struct FreezerParsingTests {
     static let hybridMountInfo = """
         31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755
         32 31 0:29 / /sys/fs/cgroup/cpu rw,relatime - cgroup cgroup rw,cpu

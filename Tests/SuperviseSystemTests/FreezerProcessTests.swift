@@ -3,20 +3,23 @@ import Glibc
 import Testing
 @testable import SuperviseLifecycle
 @testable import SuperviseSystem
+import SuperviseTestSupport
 
 /// Real children, really frozen: one test per backend, plus selection and sweeping.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(5)))
 struct FreezerProcessTests {
     static let cgroup2Usable = usable(.cgroup2)
     static let cgroup1Usable = usable(.cgroup1)
-    static let needsRootReason: Comment = "needs root or a delegated cgroup; run swift test as root to cover it"
+    static let needsRootReason = "needs root or a delegated cgroup; run swift test as root to cover it"
+    static let cgroup2Missing = cgroup2Usable ? nil : "cgroup v2 is not usable here: \(needsRootReason)"
+    static let cgroup1Missing = cgroup1Usable ? nil : "the cgroup v1 freezer is not usable here: \(needsRootReason)"
 
-    @Test(.enabled(if: cgroup2Usable, "cgroup v2 is not usable here: \(needsRootReason)"))
+    @Test(.skip("cgroup2", because: cgroup2Missing, in: "FreezerProcessTests"))
     func cgroup2FreezesThawsAndKillsTheWholeTree() throws {
         try exerciseWholeTree(.cgroup2)
     }
 
-    @Test(.enabled(if: cgroup1Usable, "the cgroup v1 freezer is not usable here: \(needsRootReason)"))
+    @Test(.skip("cgroup1", because: cgroup1Missing, in: "FreezerProcessTests"))
     func cgroup1FreezesThawsAndKillsTheWholeTree() throws {
         try exerciseWholeTree(.cgroup1)
     }
@@ -53,7 +56,7 @@ struct FreezerProcessTests {
         try unit.requestFreeze()
         try #require(waitFrozen(unit))
         unit.killAll()
-        #expect(waitUpTo(.seconds(5)) { unit.isEmpty() }, "processes survived killAll of a frozen unit")
+        #expect(eventually(timeout: 5) { unit.isEmpty() }, "processes survived killAll of a frozen unit")
         #expect(tree.allGone(), "left alive: \(tree.survivors())")
 
         unit.remove()
@@ -61,12 +64,12 @@ struct FreezerProcessTests {
         unit.remove()
     }
 
-    @Test(.enabled(if: cgroup2Usable, "cgroup v2 is not usable here: \(needsRootReason)"))
+    @Test(.skip("cgroup2", because: cgroup2Missing, in: "FreezerProcessTests"))
     func cgroup2RemoveAllLeavesNothingBehind() throws {
         try removeAllLeavesNothingBehind(.cgroup2)
     }
 
-    @Test(.enabled(if: cgroup1Usable, "the cgroup v1 freezer is not usable here: \(needsRootReason)"))
+    @Test(.skip("cgroup1", because: cgroup1Missing, in: "FreezerProcessTests"))
     func cgroup1RemoveAllLeavesNothingBehind() throws {
         try removeAllLeavesNothingBehind(.cgroup1)
     }
@@ -81,7 +84,7 @@ struct FreezerProcessTests {
         try FileIO.write("\(sleeper.pid)", toFile: path + "/cgroup.procs").get()
         unit.attach(pid: sleeper.pid)
         try unit.requestFreeze()
-        try #require(waitUpTo(.seconds(5)) { unit.isFrozen() })
+        try #require(eventually(timeout: 5) { unit.isFrozen() })
 
         freezer.removeAll()
         #expect(sleeper.isGone(), "a frozen process outlived removeAll")
@@ -107,13 +110,13 @@ struct FreezerProcessTests {
         // Both loops fork a `sleep` every 10 ms: each freeze races with forks.
         for _ in 0..<20 {
             try unit.requestFreeze()
-            try #require(waitUpTo(.seconds(5)) { unit.isFrozen() })
+            try #require(eventually(timeout: 5) { unit.isFrozen() })
             let running = tree.descendants().filter { pid in ProcFS().threadStats(pid).contains { !"TtDZ".contains($0.state) } }
             #expect(running.isEmpty, "frozen was reported while these ran: \(running)")
             try unit.thaw()
         }
         try unit.requestFreeze()
-        try #require(waitUpTo(.seconds(5)) { unit.isFrozen() })
+        try #require(eventually(timeout: 5) { unit.isFrozen() })
         #expect(linked.allSatisfy { ProcFS().threadStats($0).allSatisfy { "TtD".contains($0.state) } })
         #expect(tree.isStill("main"))
         #expect(tree.isStill("outside"), "the loop that left the process group kept running")
@@ -124,7 +127,7 @@ struct FreezerProcessTests {
 
         unit.killAll()
         tree.reapChild()
-        #expect(waitUpTo(.seconds(5)) { unit.isEmpty() })
+        #expect(eventually(timeout: 5) { unit.isEmpty() })
         #expect(tree.survivors() == [tree.groupGrandchildren[1]], "only the sleep orphaned to init survives")
         unit.remove()
     }
@@ -163,9 +166,9 @@ struct FreezerProcessTests {
     }
 
     @Test func aLocationThatIsNotACgroupIsRefusedWithTheReason() throws {
-        let directory = NSTemporaryDirectory() + "supervise-freezer-\(getpid())"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = TemporaryDirectory(prefix: "supervise-freezer")
+        defer { temporary.remove() }
+        let directory = temporary.path
         let error = #expect(throws: SupervisorError.self) {
             try FreezerSelection.select(.cgroup2) { _ in .success(CgroupLocation(mountPoint: directory, directory: directory)) }
         }
@@ -174,7 +177,7 @@ struct FreezerProcessTests {
 
     /// Two supervisors that pick one name (as pids repeat across namespaces) must not share a cgroup.
     /// The taken directory has a name no sweep judges, so it stays taken throughout.
-    @Test(.enabled(if: cgroup2Usable, "cgroup v2 is not usable here: \(needsRootReason)"))
+    @Test(.skip("cgroup2", because: cgroup2Missing, in: "FreezerProcessTests"))
     func aSupervisorCgroupNeverReusesADirectoryAndHoldsItsLock() throws {
         let location = try CgroupSystem.locate(.v2).get()
         let taken = "supervise-test-taken-\(UUID())", fresh = SupervisorCgroupName.random(pid: 1)
@@ -195,7 +198,7 @@ struct FreezerProcessTests {
     /// A cgroup in the current form that no one holds locked is a dead supervisor's (removed quietly when
     /// bare); a locked one and an older build's `supervise-PID` stay. All of them are made in a parent
     /// cgroup of this test's own, where no other supervisor's sweep (the integration tests') looks.
-    @Test(.enabled(if: cgroup2Usable && cgroup1Usable, "needs both cgroup hierarchies writable: \(needsRootReason)"))
+    @Test(.skip("cgroup2 and cgroup1", because: cgroup2Missing ?? cgroup1Missing, in: "FreezerProcessTests"))
     func sweeperRemovesOnlyUnlockedCgroupsOfTheCurrentForm() throws {
         let v2 = try CgroupSystem.locate(.v2).get().directory + "/supervise-test-sweep-\(UUID())"
         let v1 = try CgroupSystem.locate(.v1Freezer).get().directory + "/supervise-test-sweep-\(UUID())"
@@ -217,7 +220,7 @@ struct FreezerProcessTests {
         for cgroup in stale {
             #expect(lines.contains("removed stale cgroup \(cgroup.directory): its supervisor is gone (killed 1 processes)"), "\(lines)")
             #expect(!FileManager.default.fileExists(atPath: cgroup.directory))
-            #expect(waitUpTo(.seconds(5)) { cgroup.sleeper.isGone() }, "the frozen sleeper of \(cgroup.directory) survived")
+            #expect(eventually(timeout: 5) { cgroup.sleeper.isGone() }, "the frozen sleeper of \(cgroup.directory) survived")
         }
         #expect(lines.count == stale.count, "\(lines)")
         #expect(!FileManager.default.fileExists(atPath: bare), "a bare unlocked cgroup was left")
@@ -233,20 +236,11 @@ private func usable(_ choice: FreezerChoice) -> Bool {
     return true
 }
 
-private func waitUpTo(_ timeout: Duration, _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        if ContinuousClock.now >= deadline { return false }
-        usleep(10_000)
-    }
-    return true
-}
-
 /// Waits as the event loop does: on the notification descriptor when there is one
 /// (each wake-up followed by a direct read), else on a back-off. Once frozen, a late
 /// (rate-limited) notification may still come: after it, draining must leave nothing to read.
 private func waitFrozen(_ unit: any FreezerUnit) -> Bool {
-    guard let fd = unit.notificationFD else { return waitUpTo(.seconds(5)) { unit.isFrozen() } }
+    guard let fd = unit.notificationFD else { return eventually(timeout: 5) { unit.isFrozen() } }
     if unit.isFrozen() { return true }
     for _ in 0..<10 {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -254,7 +248,7 @@ private func waitFrozen(_ unit: any FreezerUnit) -> Bool {
         unit.drainNotification()
         if unit.isFrozen() {
             #expect(ready == 1, "frozen without a notification")
-            usleep(100_000)
+            usleep(100_000)  // The point: room for a late, rate-limited notification to arrive.
             unit.drainNotification()
             var drained = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             #expect(poll(&drained, 1, 0) == 0, "drainNotification left the descriptor readable")
@@ -305,20 +299,21 @@ private final class ProcessTree {
         """
 
     let pid: Int32
-    let directory: String
+    /// Where the tree's script writes its pids and counters.
+    private let temporary: TemporaryDirectory
+    var directory: String { temporary.path }
     private var reaped = false
 
     /// Spawns the tree and places it in `unit` before it runs its script, as the spawner does.
     static func spawn(into unit: any FreezerUnit) throws -> ProcessTree {
-        let directory = NSTemporaryDirectory() + "freezer-tree-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let temporary = TemporaryDirectory(prefix: "freezer-tree")
         var gate: [Int32] = [0, 0]
         guard pipe(&gate) == 0 else { throw POSIXError(.EMFILE) }
         defer { close(gate[1]) }
         let pid: Int32
         do {
             defer { close(gate[0]) }
-            pid = try SuperviseSystemTests.spawn(["/bin/sh", "-c", script, "sh", directory], stdin: gate[0], newGroup: true)
+            pid = try SuperviseSystemTests.spawn(["/bin/sh", "-c", script, "sh", temporary.path], stdin: gate[0], newGroup: true)
         }
         if let placement = unit.placementFD {
             let text = "\(pid)"
@@ -326,12 +321,12 @@ private final class ProcessTree {
         }
         unit.attach(pid: pid)
         _ = write(gate[1], "go\n", 3)
-        return ProcessTree(pid: pid, directory: directory)
+        return ProcessTree(pid: pid, temporary: temporary)
     }
 
-    private init(pid: Int32, directory: String) {
+    private init(pid: Int32, temporary: TemporaryDirectory) {
         self.pid = pid
-        self.directory = directory
+        self.temporary = temporary
     }
 
     var outsidePID: Int32? { Int32(read("outside.pid").trimmingCharacters(in: .whitespacesAndNewlines)) }
@@ -339,19 +334,19 @@ private final class ProcessTree {
     var everyPID: [Int32] { [pid] + groupGrandchildren + [outsidePID].compactMap { $0 } }
 
     func waitForGrandchildren() -> Bool {
-        waitUpTo(.seconds(10)) { groupGrandchildren.count == 2 && outsidePID != nil }
+        eventually(timeout: 10) { groupGrandchildren.count == 2 && outsidePID != nil }
     }
 
     /// Whether the counter file changes within a second.
     func progresses(_ counter: String) -> Bool {
         let first = read(counter)
-        return waitUpTo(.seconds(1)) { read(counter) != first }
+        return eventually(timeout: 1) { read(counter) != first }
     }
 
     /// Whether the counter file stays the same for 300 ms.
     func isStill(_ counter: String) -> Bool {
         let first = read(counter)
-        usleep(300_000)
+        usleep(300_000)  // The point: a window in which a running counter would move.
         return read(counter) == first
     }
 
@@ -373,7 +368,7 @@ private final class ProcessTree {
     func reapChild() {
         guard !reaped else { return }
         var status: Int32 = 0
-        reaped = waitUpTo(.seconds(5)) { waitpid(pid, &status, WNOHANG) == pid }
+        reaped = eventually(timeout: 5) { waitpid(pid, &status, WNOHANG) == pid }
     }
 
     /// Kills whatever is left (a failed test must not leave frozen or running processes) and reaps the child.
@@ -381,7 +376,7 @@ private final class ProcessTree {
         for pid in everyPID { kill(pid, SIGKILL) }
         for pid in everyPID { kill(pid, SIGCONT) }
         reapChild()
-        try? FileManager.default.removeItem(atPath: directory)
+        temporary.remove()
     }
 
     private func read(_ name: String) -> String {
@@ -423,12 +418,12 @@ private final class StaleCgroup {
         switch version {
         case .v2:
             try FileIO.write("1", toFile: worker + "/cgroup.freeze").get()
-            try #require(waitUpTo(.seconds(5)) {
+            try #require(eventually(timeout: 5) {
                 (try? FileIO.readFile(worker + "/cgroup.events").get())?.contains("frozen 1") == true
             })
         case .v1Freezer:
             try FileIO.write("FROZEN", toFile: worker + "/freezer.state").get()
-            try #require(waitUpTo(.seconds(5)) {
+            try #require(eventually(timeout: 5) {
                 (try? FileIO.readFile(worker + "/freezer.state").get())?.hasPrefix("FROZEN") == true
             })
         }

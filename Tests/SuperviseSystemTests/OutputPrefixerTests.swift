@@ -2,7 +2,7 @@ import Testing
 @testable import SuperviseLifecycle
 @testable import SuperviseSystem
 
-@Suite struct OutputPrefixerTests {
+@Suite(.timeLimit(.minutes(5))) struct OutputPrefixerTests {
     private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
     @Test func padsTheNameToTheWidth() {

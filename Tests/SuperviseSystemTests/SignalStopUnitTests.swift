@@ -6,7 +6,7 @@ import Testing
 
 /// The sigstop freezer against a ``FakeKernel``'s `/proc`: which processes it stops, and when
 /// it calls a tree frozen. No real process.
-struct SignalStopUnitTests {
+@Suite(.timeLimit(.minutes(5))) struct SignalStopUnitTests {
     let kernel = FakeKernel()
 
     /// A unit whose main process is 100, a child of pid 1.

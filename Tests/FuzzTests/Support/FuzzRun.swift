@@ -1,4 +1,6 @@
 import Glibc
+import SuperviseTestSupport
+import Testing
 
 /// One fuzzing run of one parser: its seed and how many inputs it tries.
 ///
@@ -13,20 +15,20 @@ struct FuzzRun {
 
     /// A run for `parser`; `defaultIterations` is its share of the bounded CI budget.
     init(_ parser: String, defaultIterations: Int) {
-        let environment = Self.environment
-        seed = environment.seed
-        iterations = environment.iterations ?? defaultIterations
+        seed = Self.sharedSeed.value
+        iterations = Self.iterations ?? defaultIterations
         // Each parser gets its own stream from the one printed seed.
         random = SeededGenerator(seed: seed ^ Self.fnv1a(parser))
-        print("fuzz \(parser): seed \(seed), \(iterations) inputs (replay: SUPERVISE_FUZZ_SEED=\(seed))")
+        print("fuzz \(parser): seed \(seed), \(iterations) inputs (replay: \(Self.sharedSeed.replay()))")
     }
 
     /// Shared by every parser's run, so one printed seed replays the whole suite.
-    private static let environment: (seed: UInt64, iterations: Int?) = {
-        func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
-        let seed = variable("SUPERVISE_FUZZ_SEED").flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64(UInt32.max))
-        return (seed, variable("SUPERVISE_FUZZ_ITERATIONS").flatMap { Int($0) })
-    }()
+    private static let sharedSeed = Seed(from: "SUPERVISE_FUZZ_SEED", fresh: 0...UInt64(UInt32.max))
+    private static let iterations: Int? = getenv("SUPERVISE_FUZZ_ITERATIONS").flatMap { Int(String(cString: $0)) }
+
+    /// Each fuzz test's limit: 5 minutes for the default share (a few seconds in a debug build), a day
+    /// for the long mode (50,000 CLI inputs take about 20 minutes).
+    static var timeLimit: TimeLimitTrait.Duration { iterations == nil ? .minutes(5) : .minutes(24 * 60) }
 
     /// A stable hash (Swift's `Hasher` is seeded per process).
     private static func fnv1a(_ text: String) -> UInt64 {

@@ -1,3 +1,5 @@
+import SuperviseTestSupport
+
 /// Turns a valid input into a near-valid one: byte flips, insertions of troublesome bytes and
 /// scalars, splices with another input, truncations, long runs and deep nesting.
 struct Mutator {

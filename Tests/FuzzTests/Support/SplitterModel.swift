@@ -1,5 +1,6 @@
 import Testing
 import SuperviseProtocol
+import SuperviseTestSupport
 
 /// `LineSplitter` checked against a plain reading of its contract, whatever the chunking.
 enum SplitterModel {

@@ -2,6 +2,7 @@
 @testable import SuperviseLifecycle
 @testable import SuperviseShell
 @testable import SuperviseSystem
+import SuperviseTestSupport
 
 /// A TOML value without line numbers or table origins, to compare what was generated with
 /// what was parsed.

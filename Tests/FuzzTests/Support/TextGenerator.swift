@@ -1,3 +1,5 @@
+import SuperviseTestSupport
+
 /// Random text for free-text fields: ASCII, accents, combining marks, RTL marks, fullwidth
 /// digits, emoji, controls and NUL, but never `\n` or `\r` (which end a line).
 enum TextGenerator {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SuperviseTestSupport
 
 /// The freezer backends and whether this machine can run them.
 enum Backend: String, CaseIterable, CustomTestStringConvertible {
@@ -23,8 +24,10 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible {
 
     var isAvailable: Bool { unavailableReason == nil }
 
-    /// The backends the lifecycle scenarios run against here.
-    static var usable: [Backend] { allCases.filter(\.isAvailable) }
+    /// The backends the scenarios of `suite` run against here; prints why each other one is skipped.
+    static func usable(in suite: String) -> [Backend] {
+        SkipReason.runnable(allCases, in: suite) { $0.unavailableReason }
+    }
 
     /// Where the first file system of `type` (with `option` among its super options) is mounted.
     static func mountPoint(type: String, option: String?) -> String? {

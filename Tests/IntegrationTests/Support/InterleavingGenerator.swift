@@ -1,4 +1,5 @@
 import Foundation
+import SuperviseTestSupport
 
 /// One thing a random interleaving does to the supervisor or its child.
 enum InterleavingAction: CustomStringConvertible {

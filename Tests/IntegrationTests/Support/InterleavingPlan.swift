@@ -1,4 +1,6 @@
 import Foundation
+import SuperviseTestSupport
+import Testing
 
 /// How many interleavings to run, from the environment:
 /// - default: 2 sequences of 10 steps per freezer, from a fresh random seed;
@@ -15,8 +17,8 @@ struct InterleavingPlan {
 
     static var current: InterleavingPlan {
         let environment = ProcessInfo.processInfo.environment
-        let seed = environment["SUPERVISE_SEED"].flatMap { UInt64($0) }
-        return InterleavingPlan(firstSeed: seed ?? UInt64.random(in: 1...UInt64.max), replay: seed != nil,
+        let seed = Seed(from: "SUPERVISE_SEED")
+        return InterleavingPlan(firstSeed: seed.value, replay: seed.isReplay,
                                 soakSteps: environment["SUPERVISE_SOAK"].flatMap { Int($0) },
                                 freezers: environment["SUPERVISE_FREEZERS"].map { Set($0.split(separator: ",").map(String.init)) })
     }
@@ -28,9 +30,13 @@ struct InterleavingPlan {
 
     var stepsPerSequence: Int { soakSteps == nil ? 10 : 300 }
 
+    /// The limit of one freezer's test: 8 minutes for the default 2 × 10 steps (well under one), a day
+    /// for a soak or a replayed soak sequence (3,400 steps took about half an hour).
+    static var timeLimit: TimeLimitTrait.Duration { current.soakSteps == nil ? .minutes(8) : .minutes(24 * 60) }
+
     /// The environment that replays the sequence with `seed` (the same commands, at most as many steps).
     func replay(_ seed: UInt64) -> String {
-        (soakSteps == nil ? "" : "SUPERVISE_SOAK=1 ") + "SUPERVISE_SEED=\(seed)"
+        (soakSteps == nil ? "" : "SUPERVISE_SOAK=1 ") + Seed.replay("SUPERVISE_SEED", seed)
     }
 
     /// The seed of sequence `index`: the first seed, then numbers drawn from it.

@@ -1,10 +1,12 @@
 import Foundation
+import SuperviseTestSupport
 
 /// A real supervisor running `Workers/truth-worker.sh`, watched by a truth monitor.
 final class MonitoredSupervise {
-    let directory = Supervise.temporaryDirectory()
+    /// The truth worker's files; removed with the monitored run.
+    private let temporary = TemporaryDirectory()
     let worker: TruthWorker
-    let supervise: InteractiveSupervise
+    let supervise: LiveSupervise
     let monitor: TruthMonitor
     /// The main process was SIGKILLed through `kill(_:)`.
     private(set) var mainKilled = false
@@ -15,15 +17,13 @@ final class MonitoredSupervise {
     /// Starts `supervise OPTIONS -- truth-worker.sh` (named `truth`) with `backend`; the worker says hello if `aware`.
     init(_ backend: Backend, _ options: [String], aware: Bool, grace: Double = 2) throws {
         self.grace = grace
-        worker = try TruthWorker(in: directory)
-        supervise = try InteractiveSupervise(
+        worker = try TruthWorker(in: temporary.url)
+        supervise = try LiveSupervise(
             ["--freezer", backend.rawValue, "--name", "truth", "--freeze-timeout", "5", "--grace", TruthMonitor.seconds(grace)]
                 + options + ["--"] + worker.command,
-            environment: ["AWARE": aware ? "1" : "0"], in: directory)
+            environment: ["AWARE": aware ? "1" : "0"])
         monitor = TruthMonitor(backend: backend, supervise: supervise, worker: worker)
     }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
 
     /// SIGKILLs one beater of the tree (`main` is the child's main process), if it is still alive.
     func kill(_ beater: String) {
@@ -36,11 +36,11 @@ final class MonitoredSupervise {
     /// happened. Then kills whatever of the tree was left.
     func finish() -> [String] {
         supervise.send(["terminate"])
-        let end = supervise.finish(timeout: grace + 20)
-        exitStatus = end.status
+        let end = supervise.end(timeout: grace + 20, drain: 5)
+        exitStatus = end.run.status
         var problems = end.exitedInTime ? [] : ["supervise did not exit within \(grace + 20) s of terminate"]
         problems += monitor.leftovers()
-        problems += OutcomeCheck(status: end.status, report: end.report, stderr: supervise.stderrLines,
+        problems += OutcomeCheck(status: end.run.status, report: end.run.report, stderr: supervise.stderrLines,
                                  monitor: monitor, mainKilled: mainKilled).problems()
         monitor.cleanUp()
         return problems

@@ -1,4 +1,5 @@
 import Foundation
+import SuperviseTestSupport
 
 /// nginx with a config of its own in a temporary directory: a master and two workers on
 /// 127.0.0.1, with the pid file and logs in the directory.
@@ -12,7 +13,8 @@ struct NginxServer {
         binary == nil ? "nginx is not installed (scripts/setup-debian.sh installs it)" : nil
     }
 
-    let directory = Supervise.temporaryDirectory()
+    private let temporary = TemporaryDirectory(prefix: "supervise-nginx")
+    var directory: URL { temporary.url }
     let port: UInt16
     /// `daemon on`: the master forks, its parent exits and it calls setsid, leaving the child's tree.
     let daemon: Bool
@@ -71,6 +73,6 @@ struct NginxServer {
     }
 
     func remove() {
-        try? FileManager.default.removeItem(at: directory)
+        temporary.remove()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SuperviseTestSupport
 
 /// A throwaway PostgreSQL cluster in a temporary directory, owned by the `postgres` user
 /// (initdb and postgres refuse to run as root), serving on 127.0.0.1 and a socket of its own.
@@ -23,7 +24,8 @@ struct PostgresCluster {
         return nil
     }
 
-    let directory: URL
+    private let temporary = TemporaryDirectory(prefix: "supervise-postgres")
+    var directory: URL { temporary.url }
     let port: UInt16
     var dataDirectory: String { directory.appendingPathComponent("data").path }
     var socketDirectory: String { directory.path }
@@ -32,7 +34,6 @@ struct PostgresCluster {
     init() throws {
         guard let port = Loopback.freePort() else { throw SetupFailure("no free port on 127.0.0.1") }
         self.port = port
-        directory = Supervise.temporaryDirectory()
         guard let user = getpwnam("postgres"), chown(directory.path, user.pointee.pw_uid, user.pointee.pw_gid) == 0 else {
             throw SetupFailure("could not give \(directory.path) to user postgres")
         }
@@ -79,7 +80,7 @@ struct PostgresCluster {
     }
 
     func remove() {
-        try? FileManager.default.removeItem(at: directory)
+        temporary.remove()
     }
 
     private var queryOutputPath: String { directory.appendingPathComponent("query.out").path }

@@ -1,5 +1,7 @@
 import Foundation
+import Synchronization
 import Testing
+import SuperviseTestSupport
 
 /// One run of the real `supervise` binary, with its output, exit status and report.
 struct SuperviseRun {
@@ -47,19 +49,13 @@ enum Supervise {
             .appendingPathComponent("Workers").appendingPathComponent(name).path
     }
 
-    /// A fresh temporary directory for one test.
-    static func temporaryDirectory() -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("supervise-test-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     /// Runs `supervise ARGUMENTS` with `stdin` as its standard input (closed after writing it), waits at most
     /// `timeout` seconds (then kills it and records an issue), and reads the report if one was asked for.
     static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:],
                     timeout: Double = 30, whileRunning: ((Process) throws -> Void)? = nil) throws -> SuperviseRun {
-        let directory = temporaryDirectory()
-        let reportPath = directory.appendingPathComponent("report.json").path
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let reportPath = directory.file("report.json")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["--report", reportPath] + arguments
@@ -76,13 +72,10 @@ enum Supervise {
         input.fileHandleForWriting.write(Data(stdin.utf8))
         try input.fileHandleForWriting.close()
         try whileRunning?(process)
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        if process.isRunning {
+        if !eventually(timeout: timeout, { !process.isRunning }) {
             Issue.record("supervise did not exit within \(timeout) s: \(arguments)")
             process.interrupt()
-            Thread.sleep(forTimeInterval: 0.5)
-            kill(process.processIdentifier, SIGKILL)
+            if !eventually(timeout: 0.5, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
         process.waitUntilExit()
@@ -92,37 +85,20 @@ enum Supervise {
         errorData.append(errors.fileHandleForReading.readDataToEndOfFile())
         let report = (try? Data(contentsOf: URL(fileURLWithPath: reportPath)))
             .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
-        try? FileManager.default.removeItem(at: directory)
         return SuperviseRun(status: process.terminationStatus, stdout: outputData.string, stderr: errorData.string,
                             report: report, elapsed: Date().timeIntervalSince(start))
-    }
-
-    /// Waits until `condition` holds, checking every 10 ms, for at most `timeout` seconds.
-    @discardableResult
-    static func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return condition()
     }
 }
 
 /// Bytes appended from reader threads.
-final class LockedData: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
+final class LockedData: Sendable {
+    private let data = Mutex(Data())
 
     func append(_ more: Data) {
-        lock.lock()
-        data.append(more)
-        lock.unlock()
+        data.withLock { $0.append(more) }
     }
 
     var string: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: data, as: UTF8.self)
+        data.withLock { String(decoding: $0, as: UTF8.self) }
     }
 }

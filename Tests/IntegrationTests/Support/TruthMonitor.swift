@@ -1,4 +1,5 @@
 import Foundation
+import SuperviseTestSupport
 
 /// Checks what `supervise` says against the processes themselves, at the moments it says it: each
 /// `status` answer (alone, or once a `wait` released it) is compared with `/proc`, the cgroup files
@@ -25,7 +26,7 @@ final class TruthMonitor {
     }
 
     let backend: Backend
-    let supervise: InteractiveSupervise
+    let supervise: LiveSupervise
     let worker: TruthWorker
     /// How long a live beater may take to beat before it counts as not running.
     let beatBound = 3.0
@@ -44,7 +45,7 @@ final class TruthMonitor {
     /// Disagreements that were gone at the second look (the state moved on by itself, or a beat came late).
     private(set) var cleared: [String] = []
 
-    init(backend: Backend, supervise: InteractiveSupervise, worker: TruthWorker) {
+    init(backend: Backend, supervise: LiveSupervise, worker: TruthWorker) {
         self.backend = backend
         self.supervise = supervise
         self.worker = worker
@@ -79,6 +80,7 @@ final class TruthMonitor {
         for _ in 0..<3 {
             let problems = problems(in: said)
             if problems.isEmpty { return .truthful(said.state) }
+            // The point: the second look comes later, so a state passing through is not called a lie.
             Thread.sleep(forTimeInterval: 0.3)
             supervise.send(["status"])
             guard let again = answer(timeout: 30) else { return supervise.hasEnded ? .ended : .silent }
@@ -143,7 +145,7 @@ final class TruthMonitor {
     /// After the run: what is left of the tree and of its cgroups (waiting a few seconds for it to go).
     func leftovers() -> [String] {
         var left: [ProcessIdentity] = []
-        Supervise.eventually(timeout: 3) {
+        eventually(timeout: 3) {
             left = seen.filter(\.isAlive).sorted { $0.pid < $1.pid }
             return left.isEmpty
         }
@@ -193,7 +195,7 @@ final class TruthMonitor {
     private func beatsThatStopped() -> [String] {
         let before = Dictionary(uniqueKeysWithValues: worker.living.map { ($0, worker.beats($0)) })
         var stuck: [String] = []
-        Supervise.eventually(timeout: beatBound) {
+        eventually(timeout: beatBound) {
             stuck = before.keys.filter { worker.beats($0) == before[$0] }.sorted()
             return stuck.isEmpty
         }
@@ -203,6 +205,7 @@ final class TruthMonitor {
     /// The beaters that beat during `stillnessInterval`.
     private func beatsThatMoved() -> [String] {
         let before = Dictionary(uniqueKeysWithValues: TruthWorker.beaters.map { ($0, worker.beats($0)) })
+        // The point: a window in which every running beater beats.
         Thread.sleep(forTimeInterval: stillnessInterval)
         return TruthWorker.beaters.filter { worker.beats($0) != before[$0] }.map(describe(beater:))
     }

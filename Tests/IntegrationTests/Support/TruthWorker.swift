@@ -1,4 +1,5 @@
 import Foundation
+import SuperviseTestSupport
 
 /// `Workers/truth-worker.sh` seen from the test: its beats, its pids, and the FIFO it takes orders from.
 final class TruthWorker {
@@ -44,7 +45,7 @@ final class TruthWorker {
 
     /// Whether every beater has started and beaten (within `timeout` seconds).
     func started(timeout: Double = 10) -> Bool {
-        Supervise.eventually(timeout: timeout) { Self.beaters.allSatisfy { identity($0) != nil && beats($0) > 0 } }
+        eventually(timeout: timeout) { Self.beaters.allSatisfy { identity($0) != nil && beats($0) > 0 } }
     }
 
     /// The beaters whose process is still alive.
