@@ -3,7 +3,7 @@ import Testing
 @testable import SuperviseLifecycle
 
 /// When a `wait` or `sleep` on stdin lets the next command run, on a virtual clock.
-@Suite(.timeLimit(.minutes(1))) struct CommandHoldTests {
+@Suite(.timeLimit(.minutes(5))) struct CommandHoldTests {
     private let start = Instant(nanoseconds: 1_000_000_000)
 
     private func wait(_ state: ChildState, _ target: ControlTarget, seconds: Int64 = 10) -> CommandHold {
