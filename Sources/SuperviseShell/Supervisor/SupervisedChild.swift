@@ -76,7 +76,7 @@ final class SupervisedChild {
 
     // MARK: - Inputs
 
-    /// Feeds `input` to the lifecycle, after reading what the child already wrote (the
+    /// Feeds `input` to the core, after reading what the child already wrote (the
     /// contract's order of decisions) and, for a command, after a look at what someone else
     /// did to it while suspended; carries out the actions. Returns the reasons a command was refused.
     @discardableResult
