@@ -15,9 +15,11 @@ import SuperviseTestSupport
         return path
     }
 
-    /// The JUnit file, parsed strictly; its test cases by name.
+    /// The JUnit file, checked well-formed (``xmlWellFormednessError(_:)``); its test cases by name.
     func testCases() throws -> [String: XMLElement] {
-        let document = try XMLDocument(contentsOf: URL(fileURLWithPath: junitPath), options: [])
+        let text = try String(contentsOfFile: junitPath, encoding: .utf8)
+        #expect(xmlWellFormednessError(text) == nil, "\(text)")
+        let document = try XMLDocument(xmlString: text, options: [])
         let suite = try #require(document.rootElement())
         #expect(suite.name == "testsuite")
         #expect(suite.attribute(forName: "name")?.stringValue == "supervise")

@@ -2,6 +2,7 @@ import FoundationXML
 import Testing
 @testable import SuperviseLifecycle
 @testable import SuperviseShell
+import SuperviseTestSupport
 
 /// The JUnit XML: its shape, its escaping, and that a strict parser takes it.
 @Suite(.timeLimit(.minutes(5))) struct JUnitReportTests {
@@ -14,8 +15,15 @@ import Testing
         ])
     }
 
+    @Test func theWellFormednessCheckRejectsWhatXMLDocumentWouldRecoverFrom() {
+        for broken in ["<a>&</a>", "<a><b></a>", "<a x=\"1\" x=\"2\"/>", "<a>\u{1}</a>"] {
+            #expect(xmlWellFormednessError(broken) != nil, "\(broken)")
+        }
+    }
+
     @Test func onePassedAndOneFailedCase() {
         let failure = JUnitReport.Failure(message: "expiry violation", type: "violation", body: "last lines\n")
+        #expect(xmlWellFormednessError(report(failure: failure).xml) == nil)
         #expect(report(failure: failure).xml == """
             <?xml version="1.0" encoding="UTF-8"?>
             <testsuite name="supervise" tests="2" failures="1" errors="0" skipped="0" time="31.250">
@@ -50,6 +58,7 @@ import Testing
         let hostileReport = JUnitReport(suiteName: hostile, cases: [
             JUnitReport.TestCase(name: hostile, classname: "supervise", time: .zero, failure: failure),
         ])
+        #expect(xmlWellFormednessError(hostileReport.xml) == nil)
         let document = try XMLDocument(xmlString: hostileReport.xml, options: [])
         let readable = "a&b <c> \"d\" 'e' ]]> \\u001b[2J\\u0007\r\n\ttab \\ufffe é"
         let suite = try #require(document.rootElement())
