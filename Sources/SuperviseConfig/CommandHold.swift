@@ -48,6 +48,12 @@ public enum CommandHold: Equatable, Sendable {
         }
     }
 
+    /// The children a failed `wait` is about: those it waits for that are not in its state.
+    public func culprits(among children: [Child]) -> [String] {
+        guard case .wait(let state, _, _, _, _) = self else { return [] }
+        return children.filter { isWaiting(for: $0.name) && $0.state != state }.map(\.name)
+    }
+
     /// Judges the hold at `now` over every supervised child: a `wait` is released once all the
     /// children it names are in its state, fails at once when one of them is done in another
     /// state, and fails when its time is up.

@@ -21,6 +21,8 @@ public struct ChildLifecycle: Sendable {
     public internal(set) var violationRecords = HeadTailBuffer<Violation>(
         headLimit: ChildLifecycle.violationLimit, tailLimit: ChildLifecycle.violationLimit)
     public internal(set) var exit: ExitRecord?
+    /// When the run's process was launched; `nil` when it never ran (exec failed).
+    public internal(set) var launchedAt: Instant?
 
     /// How many task records one child keeps; a flooding child can't grow the supervisor further.
     public static let taskHistoryLimit = 100_000
@@ -135,6 +137,7 @@ public struct ChildLifecycle: Sendable {
 
     private mutating func launch(_ now: Instant) {
         guard state == .launching else { return }
+        launchedAt = now
         switch settings.launch {
         case .foreground:
             send(.didFinishLaunching(.foreground))

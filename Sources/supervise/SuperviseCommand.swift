@@ -67,6 +67,9 @@ struct SuperviseCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the run's JSON report to this file when it ends.", valueName: "file"))
     var report: String?
 
+    @Option(help: ArgumentHelp("Write the run's results as JUnit XML to this file when it ends.", valueName: "file"))
+    var junit: String?
+
     @Option(help: ArgumentHelp("The exit status when a child was killed for a violation.", valueName: "n"))
     var violationStatus: Int32 = 124
 
@@ -147,6 +150,8 @@ struct SuperviseCommand: ParsableCommand {
         var options = SupervisorOptions()
         options.control = control
         options.reportPath = report
+        options.junitPath = junit
+        options.githubAnnotations = CurrentProcess.environment.contains("GITHUB_ACTIONS=true")
         options.violationStatus = violationStatus
         options.prefixOutput = !noPrefix
         if config != nil { options.freezerUnavailableStatus = 2 }

@@ -98,7 +98,11 @@ extension Supervisor {
         case .failed(let reason):
             commands.hold = nil
             outcome.waitFailed = true
-            if case .wait(_, _, _, let line, let text) = hold { refuse(line, text, reason) }
+            if case .wait(_, _, _, let line, let text) = hold {
+                failedWaits.append(FailedWait(line: line, text: text, reason: reason,
+                                              children: hold.culprits(among: waited)))
+                refuse(line, text, reason)
+            }
         }
     }
 

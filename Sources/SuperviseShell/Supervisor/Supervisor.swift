@@ -17,6 +17,7 @@ public final class Supervisor {
     var freezers: [FreezerChoice: any Freezer] = [:]
     var commands: CommandReader?
     var outcome = RunOutcome()
+    var failedWaits: [FailedWait] = []
     var terminationSignals = 0
     var openFilesLimit: (soft: UInt64, hard: UInt64)?
     var devNull: Int32 = -1
@@ -56,6 +57,7 @@ public final class Supervisor {
         runLoop()
         outcome.violationKill = children.contains { child in child.runs.contains { $0.exit?.by == .violation } }
         writeReport()
+        writeCIResults()
         return outcome.exitStatus(violationStatus: options.violationStatus)
     }
 

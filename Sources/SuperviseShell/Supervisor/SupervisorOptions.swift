@@ -14,6 +14,10 @@ public struct SupervisorOptions: Sendable {
     public var control: ControlSource = .stdin
     /// Where to write the JSON report when the run ends.
     public var reportPath: String?
+    /// Where to write the JUnit XML results when the run ends.
+    public var junitPath: String?
+    /// Print violations and failed waits as GitHub workflow commands (`::error`) at the end.
+    public var githubAnnotations = false
     /// The exit status when a child was killed for a violation.
     public var violationStatus: Int32 = 124
     /// Prefix each child's output lines with its name (when there is more than one child).

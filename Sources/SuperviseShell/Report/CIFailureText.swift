@@ -1,0 +1,48 @@
+import SuperviseLifecycle
+import SuperviseSystem
+
+/// The wording of a ``ChildVerdict/Failure`` in the CI results (JUnit, GitHub annotations).
+extension ChildVerdict.Failure {
+    /// The JUnit failure `type`: `violation`, `exit` or `wait`.
+    var type: String {
+        switch self {
+        case .violation: "violation"
+        case .exit: "exit"
+        case .wait: "wait"
+        }
+    }
+
+    /// One line; instants in seconds since the supervisor started (`origin`).
+    func message(origin: Instant) -> String {
+        switch self {
+        case .violation(let violation):
+            let at = JUnitReport.seconds(violation.at - origin)
+            let action = violation.action == .killed ? "the child was killed" : "the child was suspended"
+            switch violation.kind {
+            case .expiry:
+                let tasks = violation.tasks.map { task in
+                    "task \(task.id.rawValue)" + (task.name.map { " (\($0))" } ?? "")
+                }
+                return "expiry violation at \(at) s: still open at the limit: \(tasks.joined(separator: ", ")); \(action)"
+            case .window:
+                return "window violation at \(at) s: neither done nor a task open when the window ended; \(action)"
+            }
+        case .exit(let exit):
+            switch exit.by {
+            case .terminate: return exit.termination.summary + " while terminating"
+            case .kill: return exit.termination.summary + " at the end of its grace"
+            case .self, .violation: return exit.termination.summary
+            }
+        case .wait(let reason):
+            return reason
+        }
+    }
+
+    /// Whether it is also a GitHub annotation: violations and failed waits are.
+    var isAnnotated: Bool {
+        switch self {
+        case .violation, .wait: true
+        case .exit: false
+        }
+    }
+}

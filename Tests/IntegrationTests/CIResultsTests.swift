@@ -1,0 +1,93 @@
+import Foundation
+import FoundationXML
+import Testing
+import SuperviseTestSupport
+
+/// `--junit FILE` and the GitHub annotations, through the real binary.
+@Suite(.timeLimit(.minutes(5))) struct CIResultsTests {
+    /// Removed with the suite instance, after each test.
+    let temporary = TemporaryDirectory()
+    var junitPath: String { temporary.file("junit.xml") }
+
+    func config(_ text: String) throws -> String {
+        let path = temporary.file("supervise.toml")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// The JUnit file, checked well-formed (``xmlWellFormednessError(_:)``); its test cases by name.
+    func testCases() throws -> [String: XMLElement] {
+        let text = try String(contentsOfFile: junitPath, encoding: .utf8)
+        #expect(xmlWellFormednessError(text) == nil, "\(text)")
+        let document = try XMLDocument(xmlString: text, options: [])
+        let suite = try #require(document.rootElement())
+        #expect(suite.name == "testsuite")
+        #expect(suite.attribute(forName: "name")?.stringValue == "supervise")
+        var cases: [String: XMLElement] = [:]
+        for element in suite.elements(forName: "testcase") {
+            cases[element.attribute(forName: "name")?.stringValue ?? ""] = element
+        }
+        return cases
+    }
+
+    @Test func anExpiryKillFailsItsChildsCaseNamingTheTaskAndIsAnnotated() throws {
+        let path = try config("""
+            window = "0.3s"
+            limit = "1s"
+            expiry-warning = "0.3s"
+            [child.bad]
+            command = ["\(Supervise.worker("aware-worker.sh"))"]
+            env = { WORKER_ON_BACKGROUND = "hold" }
+            [child.good]
+            command = ["sh", "-c", "sleep 0.3"]
+            """)
+        let run = try Supervise.run(["--config", path, "--junit", junitPath],
+                                    stdin: "background bad\nwait exited bad timeout=10s\n",
+                                    environment: ["GITHUB_ACTIONS": "true"])
+        #expect(run.status == 124, "\(run.stderr)")
+        let cases = try testCases()
+        #expect(cases.count == 2)
+        #expect(cases["good"]?.elements(forName: "failure").isEmpty == true)
+        let good = try #require(cases["good"]?.attribute(forName: "time")?.stringValue.flatMap(Double.init))
+        #expect(good >= 0.25, "the time the child ran")
+        let failures = try #require(cases["bad"]?.elements(forName: "failure"))
+        #expect(failures.count == 1)
+        let message = try #require(failures.first?.attribute(forName: "message")?.stringValue)
+        #expect(message.hasPrefix("expiry violation") && message.contains("task t1 (upload)"), "\(message)")
+        #expect(failures.first?.attribute(forName: "type")?.stringValue == "violation")
+        #expect(failures.first?.stringValue?.contains("request: begin t1 upload") == true, "the last protocol lines")
+        let annotations = run.stdout.split(separator: "\n").filter { $0.hasPrefix("::") }
+        #expect(annotations.count == 1, "\(run.stdout)")
+        #expect(annotations.first?.hasPrefix("::error title=supervise: bad::expiry violation at ") == true, "\(run.stdout)")
+    }
+
+    @Test func aFailedWaitFailsTheChildItWaitedFor() throws {
+        let run = try Supervise.run(["--junit", junitPath, "--name", "sleeper", "--", "sleep", "30"],
+                                    stdin: "wait suspended timeout=0.3s\nterminate\n",
+                                    environment: ["GITHUB_ACTIONS": "true"])
+        #expect(run.status == 123, "\(run.stderr)")
+        let failure = try #require(try testCases()["sleeper"]?.elements(forName: "failure").first)
+        #expect(failure.attribute(forName: "type")?.stringValue == "wait")
+        #expect(failure.attribute(forName: "message")?.stringValue
+            == "stdin line 1 'wait suspended timeout=0.3s': timed out: sleeper is active")
+        #expect(run.stdout.contains("::error title=supervise: sleeper::stdin line 1 "), "\(run.stdout)")
+    }
+
+    @Test func withoutGitHubActionsAFailureIsNotAnnotated() throws {
+        let run = try Supervise.run(["--junit", junitPath, "--name", "sleeper", "--", "sleep", "30"],
+                                    stdin: "wait suspended timeout=0.3s\nterminate\n",
+                                    environment: ["GITHUB_ACTIONS": "false"])
+        #expect(run.status == 123, "\(run.stderr)")
+        #expect(try testCases()["sleeper"]?.elements(forName: "failure").count == 1)
+        #expect(!run.stdout.contains("::error"), "\(run.stdout)")
+    }
+
+    @Test func aChildExitingZeroPasses() throws {
+        let run = try Supervise.run(["--junit", junitPath, "--name", "ok", "--", "true"], environment: ["GITHUB_ACTIONS": "true"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let cases = try testCases()
+        #expect(cases.keys.sorted() == ["ok"])
+        #expect(cases["ok"]?.elements(forName: "failure").isEmpty == true)
+        #expect(!run.stdout.contains("::error"), "\(run.stdout)")
+    }
+}
