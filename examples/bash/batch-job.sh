@@ -10,11 +10,11 @@
 #
 #   supervise --window 2 -- examples/bash/batch-job.sh
 #
-# The checkpoint goes to $CHECKPOINT (default ./checkpoint.txt); an upload takes
-# $UPLOAD_SECONDS (default 1).
+# The checkpoint goes to $CHECKPOINT, which is kept. Without it, the job keeps its
+# checkpoint in a directory of its own under ${TMPDIR:-/tmp} and removes it on exit,
+# so a run leaves no file behind. An upload takes $UPLOAD_SECONDS (default 1).
 events=${SUPERVISE_EVENTS_FD:-3}
 requests=${SUPERVISE_REQUESTS_FD:-4}
-checkpoint=${CHECKPOINT:-./checkpoint.txt}
 upload_seconds=${UPLOAD_SECONDS:-1}
 
 request() { printf '%s\n' "$*" >&"$requests"; }    # one line, one write
@@ -23,6 +23,14 @@ log() { printf 'batch-job: %s\n' "$*" >&2; }
 if [ -z "${SUPERVISE_PROTOCOL:-}" ]; then
     log "not running under supervise; working without lifecycle events"
     exec sleep infinity
+fi
+
+scratch=
+if [ -n "${CHECKPOINT:-}" ]; then
+    checkpoint=$CHECKPOINT
+else
+    scratch=$(mktemp -d "${TMPDIR:-/tmp}/batch-job.XXXXXX") || exit 1
+    checkpoint=$scratch/checkpoint.txt
 fi
 
 # Uploads the checkpoint of background entry $1 under task upload-$1. Runs beside
@@ -44,12 +52,17 @@ stop_upload() {
 finish() {
     stop_upload
     echo "processed=$processed final" > "$checkpoint"
+    if [ -n "$scratch" ]; then
+        log "final checkpoint: $(cat "$checkpoint") (set CHECKPOINT to keep it)"
+        rm -rf "$scratch"
+    fi
     exit 0
 }
 
 request hello 1
 processed=0
 upload_pid=
+trap finish TERM INT    # stopped by a signal rather than will-terminate: still clean up
 
 while IFS= read -r -u "$events" line; do
     read -r -a field <<< "$line"

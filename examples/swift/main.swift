@@ -8,7 +8,10 @@
 // so, cancels the save, and its task ends. On will-terminate it exits.
 //
 //   swift build --product swift-worker-example
-//   supervise --window 0.5 -- .build/debug/swift-worker-example
+//   supervise --window 0.5 -- "$(swift build --show-bin-path)/swift-worker-example"
+//
+// Not `supervise -- swift run swift-worker-example`: the child would be `swift`, and the
+// worker, its sub-process, would find SUPERVISE_PID is not its pid and run unsupervised.
 import Glibc
 import SuperviseClient
 import SuperviseProtocol
