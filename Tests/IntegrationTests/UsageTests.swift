@@ -62,7 +62,7 @@ import SuperviseTestSupport
     }
 
     @Test func jsonLogHasOneObjectPerLine() throws {
-        let run = try Supervise.run(["--log-format", "json", "--window", "0", "--", "sleep", "30"],
+        let run = try Supervise.run(["--keep-going", "--log-format", "json", "--window", "0", "--", "sleep", "30"],
                                     stdin: "background\nwait suspended\nbogus\nterminate\n")
         #expect(run.status == 0)
         let lines = run.stderr.split(separator: "\n")

@@ -48,7 +48,7 @@ public final class Supervisor {
         loop.add(signals.fd) { [unowned self] _ in self.handleSignals() }
         if options.control == .stdin {
             devNull = (try? Descriptor.openNullDevice().get()) ?? -1
-            let reader = CommandReader(fd: Descriptor.standardInput)
+            let reader = CommandReader(fd: Descriptor.standardInput, keepGoing: options.keepGoing)
             reader.attach(to: loop) { reader.readAvailable() }
             commands = reader
         }
