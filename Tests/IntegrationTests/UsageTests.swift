@@ -56,7 +56,7 @@ import SuperviseTestSupport
     @Test func helpDocumentsExitStatusesAndCommands() throws {
         let run = try Supervise.run(["--help"])
         #expect(run.status == 0)
-        for text in ["EXIT STATUS", "124", "123", "125", "wait STATE", "SIGUSR1", "--on-window-overrun"] {
+        for text in ["EXIT STATUS", "124", "123", "125", "wait STATE", "SIGUSR1", "--on-window-overrun", "--keep-going"] {
             #expect(run.stdout.contains(text), "--help mentions \(text)")
         }
     }
