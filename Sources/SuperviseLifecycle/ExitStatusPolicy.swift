@@ -4,8 +4,9 @@ public struct RunOutcome: Equatable, Sendable {
     public var supervisorFailed = false
     /// Some child was killed for an expiry or window violation.
     public var violationKill = false
-    /// A `wait` timed out or waited for a state its child can no longer reach.
-    public var waitFailed = false
+    /// A scripted step failed (123): a `wait` timed out or waited for a state its child can no
+    /// longer reach, or a command read from a pipe or file could not be run as written.
+    public var scriptStepFailed = false
     /// Each child's counted status, in the order they exited.
     public var childStatuses: [Int32] = []
 
@@ -16,7 +17,7 @@ public struct RunOutcome: Equatable, Sendable {
     public func exitStatus(violationStatus: Int32 = 124) -> Int32 {
         if supervisorFailed { return 125 }
         if violationKill { return violationStatus }
-        if waitFailed { return 123 }
+        if scriptStepFailed { return 123 }
         return childStatuses.first { $0 != 0 } ?? 0
     }
 }

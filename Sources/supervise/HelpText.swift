@@ -24,12 +24,18 @@ enum HelpText {
                                                    (active, background, suspended, exited)
           sleep DURATION                           hold the next commands
           NAME may be left out with one child, or be 'all'. End of input stops nothing.
+          A command that can't be run as written (malformed, a NAME no child has, or
+          none with several children) read from a pipe or file ends the run: no more
+          commands, every child terminated gracefully, exit status 123. With
+          --keep-going, or typed at a terminal, it is one error line and nothing else,
+          as is a command a child's state refuses (event to a foreground child).
 
         EXIT STATUS (the first that applies)
           2     usage or config error; nothing was launched
           125   supervise itself failed (freezer unavailable, cgroup not made, ...)
           124   a child was killed for an expiry or window violation (--violation-status)
-          123   a 'wait' command timed out or could not be satisfied
+          123   a 'wait' command timed out or could not be satisfied, or a command
+                from a pipe or file could not be run as written (see above)
           N     the first non-zero status of a child: its code, or 128+signal;
                 127 command not found, 126 not executable
           0     otherwise

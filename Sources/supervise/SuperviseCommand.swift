@@ -64,6 +64,9 @@ struct SuperviseCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Read commands from stdin, or none (children keep stdin).", valueName: "source"))
     var control: ControlSource = .stdin
 
+    @Flag(help: "Log a stdin command that can't be run as written and go on, even when stdin is a pipe or file.")
+    var keepGoing = false
+
     @Option(help: ArgumentHelp("Write the run's JSON report to this file when it ends.", valueName: "file"))
     var report: String?
 
@@ -149,6 +152,7 @@ struct SuperviseCommand: ParsableCommand {
         let logger = Logger(label: "supervise")
         var options = SupervisorOptions()
         options.control = control
+        options.keepGoing = keepGoing
         options.reportPath = report
         options.junitPath = junit
         options.githubAnnotations = CurrentProcess.environment.contains("GITHUB_ACTIONS=true")

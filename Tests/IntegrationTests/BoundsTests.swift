@@ -57,7 +57,7 @@ import SuperviseTestSupport
 
     @Test func anOverlongStdinLineIsRefusedInOneShortLine() throws {
         let long = String(repeating: "x", count: 4 << 20)
-        let run = try Supervise.run(["--", "sleep", "30"], stdin: "\(long)\nstatus\nterminate\n", timeout: 60)
+        let run = try Supervise.run(["--keep-going", "--", "sleep", "30"], stdin: "\(long)\nstatus\nterminate\n", timeout: 60)
         #expect(run.status == 0, "\(run.stderr)")
         let errors = run.stderr.split(separator: "\n").filter { $0.contains("error") }
         #expect(errors.count == 1, "\(errors.map { $0.prefix(300) })")

@@ -32,7 +32,8 @@ import SuperviseTestSupport
             [child.queue]
             command = ["sleep", "30"]
             """)
-        let run = try Supervise.run(["--config", path], stdin: """
+        // --keep-going: the unnamed `wait` below is refused, and the script goes on.
+        let run = try Supervise.run(["--keep-going", "--config", path], stdin: """
             background api
             wait suspended api
             status

@@ -116,8 +116,9 @@ import SuperviseTestSupport
         #expect(status["tasks"] as? [Any] != nil)
     }
 
+    /// With `--keep-going`; without it, a script ends at its first mistake (ScriptFailFastTests).
     @Test func badCommandsPrintOneLineAndChangeNothing() throws {
-        let run = try Supervise.run(["--", "sleep", "30"], stdin: "bakground\nforeground nobody\nstatus\nterminate\n")
+        let run = try Supervise.run(["--keep-going", "--", "sleep", "30"], stdin: "bakground\nforeground nobody\nstatus\nterminate\n")
         let errors = run.stderr.split(separator: "\n").filter { $0.contains("stdin line") }
         #expect(errors.count == 2)
         #expect(errors.first?.contains("'bakground'") == true)

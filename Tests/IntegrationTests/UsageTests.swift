@@ -56,13 +56,13 @@ import SuperviseTestSupport
     @Test func helpDocumentsExitStatusesAndCommands() throws {
         let run = try Supervise.run(["--help"])
         #expect(run.status == 0)
-        for text in ["EXIT STATUS", "124", "123", "125", "wait STATE", "SIGUSR1", "--on-window-overrun"] {
+        for text in ["EXIT STATUS", "124", "123", "125", "wait STATE", "SIGUSR1", "--on-window-overrun", "--keep-going"] {
             #expect(run.stdout.contains(text), "--help mentions \(text)")
         }
     }
 
     @Test func jsonLogHasOneObjectPerLine() throws {
-        let run = try Supervise.run(["--log-format", "json", "--window", "0", "--", "sleep", "30"],
+        let run = try Supervise.run(["--keep-going", "--log-format", "json", "--window", "0", "--", "sleep", "30"],
                                     stdin: "background\nwait suspended\nbogus\nterminate\n")
         #expect(run.status == 0)
         let lines = run.stderr.split(separator: "\n")

@@ -49,7 +49,7 @@ import SuperviseTestSupport
         try text.write(to: url, atomically: true, encoding: .utf8)
         let fd = open(url.path, O_RDONLY)
         defer { close(fd) }
-        let reader = CommandReader(fd: fd)
+        let reader = CommandReader(fd: fd, keepGoing: false)
         var lines: [CommandReader.Line] = []
         while !reader.reachedEOF {
             reader.readAvailable()

@@ -25,6 +25,8 @@ final class CommandReader {
     static let chunkSize = 16 * 1024
 
     let fd: Int32
+    /// What a command that can't be run as written does: decided once, by whether stdin is a terminal.
+    let mistakes: CommandMistakes
     private var loop: EventLoop?
     private(set) var pollable = false
     private(set) var reachedEOF = false
@@ -36,7 +38,10 @@ final class CommandReader {
     /// What keeps the next command from running.
     var hold: CommandHold?
 
-    init(fd: Int32) { self.fd = fd }
+    init(fd: Int32, keepGoing: Bool) {
+        self.fd = fd
+        mistakes = CommandMistakes(fromTerminal: Descriptor.isTerminal(fd), keepGoing: keepGoing)
+    }
 
     /// Registers stdin in `loop` when it can be polled; `onReadable` runs when it has data.
     func attach(to loop: EventLoop, onReadable: @escaping () -> Void) {
@@ -77,6 +82,15 @@ final class CommandReader {
         case .tooLong(let prefix):
             lines.append(Line(number: lineNumber, text: String(decoding: prefix, as: UTF8.self), isTooLong: true))
         }
+    }
+
+    /// Reads and runs nothing more: drops the lines not run yet and any hold, and stops watching stdin.
+    func stop() {
+        reachedEOF = true
+        loop?.remove(fd)
+        lines.removeAll()
+        nextIndex = 0
+        hold = nil
     }
 
     /// The next line to run, unless a hold is in force or none is buffered.

@@ -2,12 +2,17 @@ import SuperviseConfig
 import SuperviseLifecycle
 import SuperviseSystem
 
-/// A `wait` on stdin that failed: where, why, and the children it was waiting for in vain.
-struct FailedWait {
+/// A stdin command that failed the run (exit status 123): a `wait` that failed, or a mistake that
+/// ended a scripted run. Where, why, and the children a wait was waiting for in vain.
+struct FailedStep {
+    /// A failed `wait` (JUnit type `wait`), or a command that could not be run as written (`command`).
+    enum Kind: String { case wait, command }
+
+    var kind: Kind
     var line: Int
     var text: String
     var reason: String
-    /// Empty when the run can't tell which child the wait concerns.
+    /// Empty when the step concerns no child in particular.
     var children: [String]
 
     /// `stdin line 4 'wait suspended worker 1s': timed out: worker is background`.
@@ -25,7 +30,7 @@ extension Supervisor {
         var cases: [JUnitReport.TestCase] = []
         var annotations = ""
         for child in children {
-            let waits = failedWaits.filter { $0.children.contains(child.name) }.map(\.message)
+            let waits = failedSteps.filter { $0.children.contains(child.name) }.map(\.message)
             let verdict = ChildVerdict(runs: child.runs, failedWaits: waits, end: end)
             cases.append(JUnitReport.TestCase(name: child.name, classname: "supervise", time: verdict.timeRun,
                                               failure: junitFailure(verdict.failures, of: child)))
@@ -33,12 +38,11 @@ extension Supervisor {
                 annotations += GitHubAnnotation.error(title: "supervise: \(child.name)", message: failure.message(origin: origin))
             }
         }
-        for wait in failedWaits where wait.children.isEmpty {
-            let failure = ChildVerdict.Failure.wait(wait.message)
-            cases.append(JUnitReport.TestCase(name: "stdin line \(wait.line)", classname: "supervise", time: .zero,
-                                              failure: JUnitReport.Failure(message: wait.message, type: failure.type,
-                                                                           body: wait.message + "\n")))
-            annotations += GitHubAnnotation.error(title: "supervise: stdin line \(wait.line)", message: wait.message)
+        for step in failedSteps where step.children.isEmpty {
+            cases.append(JUnitReport.TestCase(name: "stdin line \(step.line)", classname: "supervise", time: .zero,
+                                              failure: JUnitReport.Failure(message: step.message, type: step.kind.rawValue,
+                                                                           body: step.message + "\n")))
+            annotations += GitHubAnnotation.error(title: "supervise: stdin line \(step.line)", message: step.message)
         }
         if let path = options.junitPath {
             let xml = JUnitReport(suiteName: "supervise", cases: cases).xml

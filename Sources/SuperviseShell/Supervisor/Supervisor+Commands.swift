@@ -15,7 +15,7 @@ extension Supervisor {
         releaseHold(at: MonotonicClock.now())
         while !children.allSatisfy(\.isDone), let line = commands.nextLine() {
             if line.isTooLong {
-                refuse(line.number, line.text + "…", "ignored: the line is over \(CommandReader.maxLineLength) bytes; "
+                reject(line.number, line.text + "…", "ignored: the line is over \(CommandReader.maxLineLength) bytes; "
                     + "keep a command under \(CommandReader.maxLineLength / 1024) KiB")
             } else {
                 execute(line.text, line: line.number, at: MonotonicClock.now())
@@ -30,7 +30,8 @@ extension Supervisor {
             guard let parsed = try ControlParser.parse(text) else { return }
             command = parsed
         } catch {
-            return logger.error("stdin line \(line): \(error.message)")
+            logger.error("stdin line \(line): \(error.message)")
+            return endRunIfScripted(line, text, error.message)
         }
         switch command {
         case .background(let target): apply(.background, to: target, line, text)
@@ -62,24 +63,42 @@ extension Supervisor {
         }
     }
 
-    /// The children a command names, or `nil` after printing why none could be.
+    /// The children a command names, or `nil` after rejecting it: why none could be.
     private func resolve(_ target: ControlTarget, _ line: Int, _ text: String) -> [SupervisedChild]? {
         switch target {
         case .all:
             return children
         case .unnamed:
             if children.count == 1 { return children }
-            refuse(line, text, "name a child or 'all' (children: \(children.map(\.name).joined(separator: ", ")))")
+            reject(line, text, "name a child or 'all' (children: \(children.map(\.name).joined(separator: ", ")))")
             return nil
         case .named(let name):
             if let child = children.first(where: { $0.name == name }) { return [child] }
-            refuse(line, text, "no child named '\(ControlText.excerpt(name))' (children: \(children.map(\.name).joined(separator: ", ")))")
+            reject(line, text, "no child named '\(ControlText.excerpt(name))' (children: \(children.map(\.name).joined(separator: ", ")))")
             return nil
         }
     }
 
     private func refuse(_ line: Int, _ text: String, _ reason: String) {
         logger.error("stdin line \(line): '\(ControlText.excerpt(text))': \(reason)")
+    }
+
+    /// Refuses a command that can't be run as written (not one a child's state refuses).
+    private func reject(_ line: Int, _ text: String, _ reason: String) {
+        refuse(line, text, reason)
+        endRunIfScripted(line, text, reason)
+    }
+
+    /// After a command that can't be run as written, when commands come from a pipe or file:
+    /// no further command runs, every child is terminated gracefully (as `terminate all`), and
+    /// the exit status becomes 123. On a terminal, or with `--keep-going`, nothing happens.
+    private func endRunIfScripted(_ line: Int, _ text: String, _ reason: String) {
+        guard let commands, commands.mistakes == .endTheRun else { return }
+        commands.stop()
+        outcome.scriptStepFailed = true
+        failedSteps.append(FailedStep(kind: .command, line: line, text: text, reason: reason, children: []))
+        logger.notice("stdin line \(line) failed and stdin is not a terminal: terminating every child (--keep-going goes on)")
+        for child in children { child.handle(.terminate(escalate: false), at: MonotonicClock.now()) }
     }
 
     /// Ends a `sleep` whose time is up, or a `wait` that is satisfied, timed out or can't be satisfied.
@@ -97,9 +116,9 @@ extension Supervisor {
             commands.hold = nil
         case .failed(let reason):
             commands.hold = nil
-            outcome.waitFailed = true
+            outcome.scriptStepFailed = true
             if case .wait(_, _, _, let line, let text) = hold {
-                failedWaits.append(FailedWait(line: line, text: text, reason: reason,
+                failedSteps.append(FailedStep(kind: .wait, line: line, text: text, reason: reason,
                                               children: hold.culprits(among: waited)))
                 refuse(line, text, reason)
             }

@@ -17,7 +17,7 @@ public final class Supervisor {
     var freezers: [FreezerChoice: any Freezer] = [:]
     var commands: CommandReader?
     var outcome = RunOutcome()
-    var failedWaits: [FailedWait] = []
+    var failedSteps: [FailedStep] = []
     var terminationSignals = 0
     var openFilesLimit: (soft: UInt64, hard: UInt64)?
     var devNull: Int32 = -1
@@ -49,7 +49,7 @@ public final class Supervisor {
         loop.add(signals.fd) { [unowned self] _ in self.handleSignals() }
         if options.control == .stdin {
             devNull = (try? Descriptor.openNullDevice().get()) ?? -1
-            let reader = CommandReader(fd: Descriptor.standardInput)
+            let reader = CommandReader(fd: Descriptor.standardInput, keepGoing: options.keepGoing)
             reader.attach(to: loop) { reader.readAvailable() }
             commands = reader
         }

@@ -12,6 +12,9 @@ public enum ControlSource: String, Sendable, CaseIterable {
 /// How one run of the supervisor behaves, beyond each child's own settings.
 public struct SupervisorOptions: Sendable {
     public var control: ControlSource = .stdin
+    /// Log a stdin command that can't be run as written and go on, even when stdin is a pipe or
+    /// a file (where it otherwise ends the run: ``CommandMistakes``).
+    public var keepGoing = false
     /// Where to write the JSON report when the run ends.
     public var reportPath: String?
     /// Where to write the JUnit XML results when the run ends.
