@@ -74,6 +74,10 @@ extension SupervisedChild {
         case .note(let text):
             record(.note, text, at: now)
             logger.info("\(text)")
+        case .leftProcessesBehind(let signal):
+            let text = "the child left processes behind: sending them \(SignalName.describe(signal))"
+            record(.note, text, at: now)
+            logger.info("\(text)")
         case .restartScheduled(let delay, let run):
             record(.note, "restarting in \(delay.formatted) (run \(run))", at: now)
             logger.notice("restarting in \(delay.formatted)")
