@@ -77,6 +77,9 @@ struct SuperviseCommand: ParsableCommand {
                                valueName: "level"))
     var logLevel: Logger.Level = .info
 
+    @Flag(help: "Start each log line with the UTC time (RFC 3339, ms).")
+    var logTime = false
+
     @Flag(help: "Don't prefix children's output with their names (several children only).")
     var noPrefix = false
 
@@ -141,8 +144,10 @@ struct SuperviseCommand: ParsableCommand {
             throw ValidationError(error.message)
         }
         let origin = MonotonicClock.now()
-        let format = logFormat, level = logLevel
-        LoggingSystem.bootstrap { _ in StderrLogHandler(format: format, level: level, origin: origin) }
+        let format = logFormat, level = logLevel, stampsTime = logTime
+        LoggingSystem.bootstrap { _ in
+            StderrLogHandler(format: format, level: level, origin: origin, stampsTime: stampsTime)
+        }
         let logger = Logger(label: "supervise")
         var options = SupervisorOptions()
         options.control = control
