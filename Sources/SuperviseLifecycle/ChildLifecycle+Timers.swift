@@ -84,7 +84,7 @@ extension ChildLifecycle {
         if by == .violation || by == .kill {
             actions.append(.killTree)
         } else {
-            actions.append(.note("the child left processes behind: sending them signal \(settings.stopSignal)"))
+            actions.append(.leftProcessesBehind(signal: settings.stopSignal))
             actions.append(.signalTree(settings.stopSignal))
             leftoverGraceEnd = now + settings.grace
         }

@@ -31,6 +31,9 @@ public enum LifecycleAction: Equatable, Sendable {
     case refuse(String)
     /// Something worth a timeline note and a log line.
     case note(String)
+    /// The exited child left processes behind, and the ``signalTree(_:)`` that follows sends
+    /// them `signal`: worth a timeline note and a log line, the signal named by the shell.
+    case leftProcessesBehind(signal: Int32)
     /// The next run starts `after` this wait; it will be run number `run`.
     case restartScheduled(after: Duration, run: Int)
     /// A pending restart was dropped: the child was told to terminate.

@@ -1,4 +1,7 @@
 /// The part of `supervise --help` after the options: control, durations, exit status.
+///
+/// Every line is at most 79 columns: ArgumentParser wraps a longer one at the terminal's width
+/// (80 when it can't tell), mid-sentence and without its indent.
 enum HelpText {
     static let discussion = """
         Durations are seconds (2.5) or have a unit: 250ms, 2s, 1m.
@@ -15,32 +18,33 @@ enum HelpText {
                              ignored: supervise never stops (all: docs/cli.md)
 
         COMMANDS ON STDIN (one per line; blank lines and # comments ignored)
-          background [NAME]                        move to the background
-          foreground [NAME]                        bring to the foreground
-          event NAME KIND [TEXT]                   resume in the background to handle an event
-          terminate [NAME]                         terminate gracefully
-          status                                   one JSON line per child on stdout
-          wait STATE [NAME] [timeout=DURATION]     hold the next commands until STATE
-                                                   (active, background, suspended, exited)
-          sleep DURATION                           hold the next commands
+          background [NAME]                     move to the background
+          foreground [NAME]                     bring to the foreground
+          event NAME KIND [TEXT]                resume in the background for an event
+          terminate [NAME]                      terminate gracefully
+          status                                one JSON line per child on stdout
+          wait STATE [NAME] [timeout=DURATION]  hold the next commands until STATE
+          sleep DURATION                        hold the next commands
           NAME may be left out with one child, or be 'all'. End of input stops nothing.
-          A command that can't be run as written (malformed, a NAME no child has, or
-          none with several children) read from a pipe or file ends the run: no more
-          commands, every child terminated gracefully, exit status 123. With
-          --keep-going, or typed at a terminal, it is one error line and nothing else,
-          as is a command a child's state refuses (event to a foreground child).
+          STATE is active, background, suspended or exited.
+          A command that can't be run as written (malformed, a NAME no child has,
+          or none with several children) read from a pipe or file ends the run:
+          no more commands, every child terminated gracefully, exit status 123.
+          With --keep-going, or typed at a terminal, it is one error line and
+          nothing else, as is a command a child's state refuses.
 
         EXIT STATUS (the first that applies)
           2     usage or config error; nothing was launched
           125   supervise itself failed (freezer unavailable, cgroup not made, ...)
-          124   a child was killed for an expiry or window violation (--violation-status)
-          123   a 'wait' command timed out or could not be satisfied, or a command
-                from a pipe or file could not be run as written (see above)
+          124   a child was killed for an expiry or window violation
+                (--violation-status N changes the number)
+          123   a 'wait' command timed out or could not be satisfied, or a
+                command from a pipe or file could not be run as written
           N     the first non-zero status of a child: its code, or 128+signal;
                 127 command not found, 126 not executable
           0     otherwise
 
-        The child reads lifecycle events on fd 3 ($SUPERVISE_EVENTS_FD) and writes requests \
-        to fd 4 ($SUPERVISE_REQUESTS_FD); see docs/protocol.md.
+        The child reads lifecycle events on fd 3 ($SUPERVISE_EVENTS_FD) and writes
+        requests to fd 4 ($SUPERVISE_REQUESTS_FD); see docs/protocol.md.
         """
 }

@@ -10,80 +10,83 @@ import SuperviseProtocol
 struct SuperviseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "supervise",
-        abstract: "Run programs under the iOS app lifecycle: foreground, background, task assertions, expiry, freezing.",
+        abstract: "Run programs under the iOS app lifecycle.",
         usage: """
             supervise [OPTIONS] -- COMMAND [ARG...]
               supervise --config FILE [OPTIONS]
             """,
         discussion: HelpText.discussion)
 
-    @Option(help: "The child's name in logs, reports and commands (default: the command's basename).")
+    @Option(help: "The child's name (default: the command's basename).")
     var name: String?
 
     @Option(help: ArgumentHelp("Read several named children from a TOML file.", valueName: "file"))
     var config: String?
 
-    @Option(help: ArgumentHelp("The did-enter-background window (default 5s, or the limit if shorter; 0 = none).", valueName: "duration"),
+    @Option(help: ArgumentHelp("The did-enter-background window; 0 means none. (default 5s, or the limit if shorter)", valueName: "duration"),
             transform: parseDuration)
     var window: Duration?
 
-    @Option(help: ArgumentHelp("The background time limit while tasks are open (default 30s).", valueName: "duration"),
+    @Option(help: ArgumentHelp("The background time limit while tasks are open. (default 30s)", valueName: "duration"),
             transform: parseDuration)
     var limit: Duration?
 
-    @Option(help: ArgumentHelp("How long before the limit open tasks get 'expire' (default 5s, or half the limit if shorter).", valueName: "duration"),
+    @Option(help: ArgumentHelp("How long before the limit open tasks get 'expire'. (default 5s, or half the limit if shorter)", valueName: "duration"),
             transform: parseDuration)
     var expiryWarning: Duration?
 
-    @Option(help: ArgumentHelp("How long a terminated child has before SIGKILL (default 5s).", valueName: "duration"),
+    @Option(help: ArgumentHelp("How long a terminated child has before SIGKILL. (default 5s)", valueName: "duration"),
             transform: parseDuration)
     var grace: Duration?
 
-    @Option(help: ArgumentHelp("What an aware child that misses its window gets: kill or suspend (default kill).",
+    @Option(help: ArgumentHelp("What an aware child that misses its window gets. (default kill)",
                                valueName: "action"))
     var onWindowOverrun: WindowOverrunAction?
 
-    @Option(help: ArgumentHelp("How long a freeze may take to be verified (default 1s).", valueName: "duration"),
+    @Option(help: ArgumentHelp("How long verifying a freeze may take (default 1s).", valueName: "duration"),
             transform: parseDuration)
     var freezeTimeout: Duration?
 
-    @Option(help: ArgumentHelp("How children are frozen: auto, cgroup2, cgroup1 or sigstop (default auto).",
+    @Option(help: ArgumentHelp("The freezer; by default (auto), the first that works.",
                                valueName: "freezer"))
     var freezer: FreezerChoice?
 
-    @Option(help: ArgumentHelp("The launch state: foreground or background (default foreground).", valueName: "state"))
+    @Option(help: ArgumentHelp("The state a child starts in. (default foreground)", valueName: "state"))
     var launch: LaunchState?
 
-    @Option(help: ArgumentHelp("The signal an unaware child is terminated with (default TERM).", valueName: "signal"),
+    @Option(help: ArgumentHelp("The signal an unaware child is terminated with. (default TERM)", valueName: "signal"),
             transform: parseSignal)
     var stopSignal: Int32?
 
-    @Option(help: ArgumentHelp("The most task assertions one child may hold (default 256).", valueName: "n"))
+    @Option(help: ArgumentHelp("The most task assertions a child may hold at once. (default 256)", valueName: "n"))
     var maxTasks: Int?
 
-    @Option(help: ArgumentHelp("Read commands from stdin, or none (children keep stdin).", valueName: "source"))
+    @Option(help: ArgumentHelp("Commands on stdin, or none: children keep stdin.", valueName: "source"))
     var control: ControlSource = .stdin
 
-    @Flag(help: "Log a stdin command that can't be run as written and go on, even when stdin is a pipe or file.")
+    @Flag(help: "Go on after a stdin command that can't be run.")
     var keepGoing = false
 
     @Option(help: ArgumentHelp("Write the run's JSON report to this file when it ends.", valueName: "file"))
     var report: String?
 
-    @Option(help: ArgumentHelp("Write the run's results as JUnit XML to this file when it ends.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the run's results as JUnit XML to this file.", valueName: "file"))
     var junit: String?
 
-    @Option(help: ArgumentHelp("The exit status when a child was killed for a violation.", valueName: "n"))
+    @Option(help: ArgumentHelp("The exit status when a violation killed a child.", valueName: "n"))
     var violationStatus: Int32 = 124
 
-    @Option(help: ArgumentHelp("The supervisor's log on stderr: text or json.", valueName: "format"))
+    @Option(help: ArgumentHelp("The supervisor's own log on stderr: text or json.", valueName: "format"))
     var logFormat: LogFormat = .text
 
-    @Option(help: ArgumentHelp("The least important log messages shown: trace, debug, info, notice, warning, error.",
+    @Option(help: ArgumentHelp("The least important log lines the supervisor shows.",
                                valueName: "level"))
     var logLevel: Logger.Level = .info
 
-    @Flag(help: "Don't prefix children's output with their names (several children only).")
+    @Flag(help: "Start each log line with the UTC time (RFC 3339, ms).")
+    var logTime = false
+
+    @Flag(help: "Don't prefix several children's output with names.")
     var noPrefix = false
 
     @Argument(parsing: .postTerminator, help: ArgumentHelp("The program to run, after --.", valueName: "command"))
@@ -147,8 +150,10 @@ struct SuperviseCommand: ParsableCommand {
             throw ValidationError(error.message)
         }
         let origin = MonotonicClock.now()
-        let format = logFormat, level = logLevel
-        LoggingSystem.bootstrap { _ in StderrLogHandler(format: format, level: level, origin: origin) }
+        let format = logFormat, level = logLevel, stampsTime = logTime
+        LoggingSystem.bootstrap { _ in
+            StderrLogHandler(format: format, level: level, origin: origin, stampsTime: stampsTime)
+        }
         let logger = Logger(label: "supervise")
         var options = SupervisorOptions()
         options.control = control

@@ -73,6 +73,19 @@ import SuperviseTestSupport
         #expect(run.stdout.contains("::error title=supervise: sleeper::stdin line 1 "), "\(run.stdout)")
     }
 
+    /// A mistake that ends a scripted run (123) is a failing case of its own: never an all-green 123.
+    @Test func aScriptMistakeThatEndsTheRunFailsItsOwnCase() throws {
+        let run = try Supervise.run(["--junit", junitPath, "--name", "sleeper", "--", "sleep", "30"],
+                                    stdin: "# filler\nbakground\n", environment: ["GITHUB_ACTIONS": "true"])
+        #expect(run.status == 123, "\(run.stderr)")
+        let cases = try testCases()
+        #expect(cases["sleeper"]?.elements(forName: "failure").isEmpty == true, "terminated as asked: it passes")
+        let failure = try #require(cases["stdin line 2"]?.elements(forName: "failure").first)
+        #expect(failure.attribute(forName: "type")?.stringValue == "command")
+        #expect(failure.attribute(forName: "message")?.stringValue?.hasPrefix("stdin line 2 'bakground': ") == true)
+        #expect(run.stdout.contains("::error title=supervise: stdin line 2::stdin line 2 'bakground': "), "\(run.stdout)")
+    }
+
     @Test func withoutGitHubActionsAFailureIsNotAnnotated() throws {
         let run = try Supervise.run(["--junit", junitPath, "--name", "sleeper", "--", "sleep", "30"],
                                     stdin: "wait suspended timeout=0.3s\nterminate\n",

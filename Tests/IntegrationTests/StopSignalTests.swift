@@ -45,7 +45,8 @@ import SuperviseTestSupport
         let run = try Supervise.run(["--freezer", backend.rawValue, "--grace", "5", "--"] + worker(then: "exit 0"))
         defer { killSurvivor() }
         #expect(grandchildGotTerm, "the setsid grandchild never saw SIGTERM: \(run.stderr)")
-        #expect(run.stderr.contains("left processes behind"), "\(run.stderr)")
+        #expect(run.stderr.contains("left processes behind: sending them SIGTERM\n"), "\(run.stderr)")
+        #expect(run.timeline("note").contains("the child left processes behind: sending them SIGTERM"), "\(run.timeline)")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.elapsed < 4.5, "the grandchild had to be killed at the grace's end")
     }

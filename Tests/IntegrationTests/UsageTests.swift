@@ -56,8 +56,34 @@ import SuperviseTestSupport
     @Test func helpDocumentsExitStatusesAndCommands() throws {
         let run = try Supervise.run(["--help"])
         #expect(run.status == 0)
-        for text in ["EXIT STATUS", "124", "123", "125", "wait STATE", "SIGUSR1", "--on-window-overrun", "--keep-going"] {
+        for text in ["EXIT STATUS", "124", "123", "125", "wait STATE", "SIGUSR1", "SIGTERM, SIGINT, SIGHUP", "--on-window-overrun",
+                     "--keep-going"] {
             #expect(run.stdout.contains(text), "--help mentions \(text)")
+        }
+    }
+
+    /// ArgumentParser wraps `--help` at the terminal's width: at 80 columns nothing before the
+    /// options may be wrapped at all (it would lose its indent mid-sentence), and an option's help
+    /// may break only before a parenthesis, or inside ArgumentParser's own `(values: …)` list.
+    @Test func helpReadsWellAt80Columns() throws {
+        let narrow = try Supervise.run(["--help"], environment: ["COLUMNS": "80"]).stdout
+        let wide = try Supervise.run(["--help"], environment: ["COLUMNS": "300"]).stdout
+        func beforeOptions(_ text: String) -> Substring { text[..<(text.range(of: "OPTIONS:")?.lowerBound ?? text.endIndex)] }
+        #expect(beforeOptions(narrow) == beforeOptions(wide), "wrapped at 80 columns:\n\(narrow)")
+        let indent = String(repeating: " ", count: 26)
+        var help = ""
+        for line in narrow.split(separator: "\n").drop(while: { $0 != "OPTIONS:" }).dropFirst() {
+            #expect(line.count <= 80, "\(line)")
+            guard line.hasPrefix(indent) else {
+                // A synopsis too long for its column has its help on the next line.
+                help = line.dropFirst(indent.count - 2).hasPrefix("  ") ? String(line.dropFirst(indent.count)) : ""
+                continue
+            }
+            let text = line.drop { $0 == " " }
+            let open = help.range(of: "(", options: .backwards)
+            let insideValues = open.map { help[$0.lowerBound...].hasPrefix("(values:") && !help[$0.lowerBound...].contains(")") } ?? false
+            #expect(help.isEmpty || text.hasPrefix("(") || insideValues, "wrapped mid-sentence: \(help) / \(text)")
+            help += (help.isEmpty ? "" : " ") + text
         }
     }
 

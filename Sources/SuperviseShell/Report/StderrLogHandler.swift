@@ -17,11 +17,15 @@ public struct StderrLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     let format: LogFormat
     let origin: Instant
+    /// Stamp every line with the wall-clock time (`--log-time`).
+    let stampsTime: Bool
 
-    public init(format: LogFormat, level: Logger.Level, origin: Instant = MonotonicClock.now()) {
+    public init(format: LogFormat, level: Logger.Level, origin: Instant = MonotonicClock.now(),
+                stampsTime: Bool = false) {
         self.format = format
         self.logLevel = level
         self.origin = origin
+        self.stampsTime = stampsTime
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -30,27 +34,36 @@ public struct StderrLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
+        let now = MonotonicClock.now()
+        let line = line(level: event.level, message: "\(event.message)", metadata: event.metadata,
+                        at: now, wallTime: stampsTime ? WallClock.now() : nil)
+        Descriptor.writeAll(Descriptor.standardError, line)
+    }
+
+    /// The line for one message, newline included. `wallTime`, when given, leads the line:
+    /// `2026-03-01T09:05:07.042Z supervise: …` in text, a `"time"` member first in JSON.
+    func line(level: Logger.Level, message: String, metadata extra: Logger.Metadata?,
+              at now: Instant, wallTime: WallTime?) -> String {
         var merged = metadata
-        if let extra = event.metadata { merged.merge(extra) { $1 } }
+        if let extra { merged.merge(extra) { $1 } }
         let child = merged.removeValue(forKey: "child").map { "\($0)" }
         var line: String
         switch format {
         case .text:
-            line = "supervise: "
-            if event.level >= .error { line += "error: " } else if event.level == .warning { line += "warning: " }
+            line = wallTime.map { $0.rfc3339 + " " } ?? ""
+            line += "supervise: "
+            if level >= .error { line += "error: " } else if level == .warning { line += "warning: " }
             if let child { line += ControlEscapes.escaped(child) + ": " }
-            line += ControlEscapes.escaped("\(event.message)")
+            line += ControlEscapes.escaped(message)
         case .json:
-            var members: [(String, JSONValue)] = [
-                ("t_ms", .double(MonotonicClock.now().milliseconds(since: origin))),
-                ("level", .string(event.level.rawValue)),
-            ]
+            var members: [(String, JSONValue)] = wallTime.map { [("time", .string($0.rfc3339))] } ?? []
+            members.append(("t_ms", .double(now.milliseconds(since: origin))))
+            members.append(("level", .string(level.rawValue)))
             if let child { members.append(("child", .string(child))) }
-            members.append(("message", .string("\(event.message)")))
+            members.append(("message", .string(message)))
             for (key, value) in merged.sorted(by: { $0.key < $1.key }) { members.append((key, .string("\(value)"))) }
             line = JSONValue.object(members).serialized()
         }
-        line += "\n"
-        Descriptor.writeAll(Descriptor.standardError, line)
+        return line + "\n"
     }
 }

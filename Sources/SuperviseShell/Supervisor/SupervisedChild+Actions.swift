@@ -59,7 +59,7 @@ extension SupervisedChild {
             unit.killAll()
         case .stateChanged(let state):
             record(.state, state.rawValue, at: now)
-            logger.info("\(state.rawValue)")
+            logger.info("\(state == .exited ? exitSummary : state.rawValue)")
         case .violation(let violation):
             let tasks = violation.tasks.map { task in task.name.map { "\(task.id) (\($0))" } ?? task.id.rawValue }
             let text = "\(violation.kind.rawValue) violation: \(violation.action.rawValue)"
@@ -74,6 +74,10 @@ extension SupervisedChild {
         case .note(let text):
             record(.note, text, at: now)
             logger.info("\(text)")
+        case .leftProcessesBehind(let signal):
+            let text = "the child left processes behind: sending them \(SignalName.describe(signal))"
+            record(.note, text, at: now)
+            logger.info("\(text)")
         case .restartScheduled(let delay, let run):
             record(.note, "restarting in \(delay.formatted) (run \(run))", at: now)
             logger.notice("restarting in \(delay.formatted)")
@@ -82,6 +86,12 @@ extension SupervisedChild {
         case .startRun:
             prepareNextRun()
         }
+    }
+
+    /// How the run that just exited ended, "exited with 0" or "killed by SIGKILL (9)": the
+    /// one log line of an exit. A restart's fresh run has no exit yet, so the last run with one.
+    private var exitSummary: String {
+        runs.last { $0.exit != nil }?.exit?.termination.summary ?? ChildState.exited.rawValue
     }
 
     private func startFreeze(at now: Instant) {

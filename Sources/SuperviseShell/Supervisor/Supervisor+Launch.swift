@@ -100,7 +100,7 @@ extension Supervisor {
                 }
             }
         }
-        logger.info("\(child.name): started pid \(pid) (\(child.unit.kind.rawValue))")
+        child.logger.info("started pid \(pid) (\(child.unit.kind.rawValue))")
         child.handle(.launched, at: now)
     }
 

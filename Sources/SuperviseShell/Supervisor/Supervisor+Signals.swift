@@ -65,6 +65,5 @@ extension Supervisor {
         guard let child = childrenByPID.removeValue(forKey: pid) else { return }
         child.handle(.exited(termination, treeEmpty: child.unit.isEmpty()), at: MonotonicClock.now())
         if let exit = child.lifecycle.exit { outcome.childStatuses.append(exit.countedStatus) }
-        logger.info("\(child.name): \(termination.summary)")
     }
 }
