@@ -4,22 +4,22 @@ import SuperviseSystem
 
 extension Supervisor {
     /// Writes the JSON report to `--report`, if asked: whole or not at all (``ReportFile``).
-    func writeReport() {
+    func writeReport(exitStatus: Int32) {
         guard let path = options.reportPath else { return }
         var text = ""
-        reportJSON().write(into: &text)
+        reportJSON(exitStatus: exitStatus).write(into: &text)
         text += "\n"
         if case .failure(let error) = ReportFile.write(text, to: path) {
             logger.error("cannot write the report to \(path): \(error.sentenceText); check the directory exists and is writable")
         }
     }
 
-    func reportJSON() -> JSONValue {
+    func reportJSON(exitStatus: Int32) -> JSONValue {
         let first = specs.first ?? ChildSpec(name: "", command: [])
         return .object([
             ("version", .int(2)),
             ("settings", settingsJSON(first.settings, freezer: first.freezer)),
-            ("exit_status", .int(Int64(outcome.exitStatus(violationStatus: options.violationStatus)))),
+            ("exit_status", .int(Int64(exitStatus))),
             ("children", .array(children.map(childReport))),
         ])
     }

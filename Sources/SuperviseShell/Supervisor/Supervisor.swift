@@ -41,6 +41,8 @@ public final class Supervisor {
             try prepareFreezers()
         } catch {
             logger.error("\(error.message)")
+            // Nothing was launched; the report still says how the run ended.
+            writeReport(exitStatus: options.freezerUnavailableStatus)
             return options.freezerUnavailableStatus
         }
         openFilesLimit = OpenFilesLimit.raise()
@@ -56,9 +58,10 @@ public final class Supervisor {
         for spec in specs { launch(spec) }
         runLoop()
         outcome.violationKill = children.contains { child in child.runs.contains { $0.exit?.by == .violation } }
-        writeReport()
+        let status = outcome.exitStatus(violationStatus: options.violationStatus)
+        writeReport(exitStatus: status)
         writeCIResults()
-        return outcome.exitStatus(violationStatus: options.violationStatus)
+        return status
     }
 
     private func runLoop() {
