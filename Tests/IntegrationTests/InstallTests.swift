@@ -10,22 +10,8 @@ import Testing
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("scripts/install.sh").path
 
-    /// Runs `command`; its status and everything it wrote.
-    private func run(_ command: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
-    }
-
     @Test func installsAStrippedBinaryThatRuns() throws {
-        let result = try run(["/bin/bash", Self.script, "--binary", Supervise.binary, prefix.path])
+        let result = try runToEnd(["/bin/bash", Self.script, "--binary", Supervise.binary, prefix.path])
         #expect(result.status == 0, "\(result.output)")
         let installed = prefix.file("bin/supervise")
         #expect(result.output.contains("installed \(installed)"))
@@ -33,12 +19,12 @@ import Testing
         let original = try FileManager.default.attributesOfItem(atPath: Supervise.binary)
         #expect((attributes[.posixPermissions] as? Int) == 0o755)
         #expect((attributes[.size] as? Int ?? .max) < (original[.size] as? Int ?? 0), "stripped of its symbols")
-        let help = try run([installed, "--help"])
+        let help = try runToEnd([installed, "--help"])
         #expect(help.status == 0 && help.output.contains("OVERVIEW:"), "\(help.output)")
     }
 
     @Test func refusesWhatIsNotAnExecutable() throws {
-        let result = try run(["/bin/bash", Self.script, "--binary", prefix.file("missing"), prefix.path])
+        let result = try runToEnd(["/bin/bash", Self.script, "--binary", prefix.file("missing"), prefix.path])
         #expect(result.status == 1)
         #expect(result.output == "install.sh: \(prefix.file("missing")) is not an executable\n")
         #expect(!FileManager.default.fileExists(atPath: prefix.file("bin/supervise")))

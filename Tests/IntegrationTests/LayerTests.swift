@@ -1,4 +1,5 @@
 import Foundation
+import SuperviseTestSupport
 import Testing
 
 /// `scripts/check-layers.sh` passes on the repository, and fails on a copy of `Sources/`
@@ -9,17 +10,9 @@ import Testing
 
     /// Runs the script on `sources` (the repository's own when `nil`): its status and output lines.
     static func checkLayers(_ sources: URL? = nil) throws -> (status: Int32, lines: [String]) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [repository.appendingPathComponent("scripts/check-layers.sh").path]
-            + (sources.map { [$0.path] } ?? [])
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text.split(separator: "\n").map(String.init))
+        let script = repository.appendingPathComponent("scripts/check-layers.sh").path
+        let result = try runToEnd(["/bin/bash", script] + (sources.map { [$0.path] } ?? []))
+        return (result.status, result.output.split(separator: "\n").map(String.init))
     }
 
     @Test func theRepositoryKeepsItsLayers() throws {
