@@ -8,8 +8,9 @@ import SuperviseTestSupport
 ///
 /// A command is a logical line (`\` continuations joined) of an indented or fenced code block in which the
 /// word `supervise` stands as a shell word (at the start, after `$ `, a pipe, a `(` or a space) followed by a
-/// space. Each is run with `/bin/sh -c` in a temporary working directory that holds the doc's placeholders,
-/// with `supervise` on `PATH` standing for the built binary (a wrapper that records its exit status). It must
+/// space, or inline code in prose that starts with `supervise ` (on one line). Each is run with `/bin/sh -c` in
+/// a temporary working directory that holds the doc's placeholders, with `supervise` on `PATH` standing for the
+/// built binary (a wrapper that records its exit status). It must
 /// end within `timeout`, must have run `supervise`, and `supervise` must not exit 2 (usage), 123 (a stdin
 /// script that failed), 125 (supervise failed), 126 or 127 (a command not found or not runnable), nor print
 /// `supervise: error:` — unless `plans` gives the status the doc shows. A command in a `$` transcript gets the
@@ -51,6 +52,8 @@ import SuperviseTestSupport
         // docs/client.md: the example is built next to the binary the tests use; `swift build` is not run again.
         "supervise --window 0.5 -- \"$(swift build --show-bin-path)/swift-worker-example\"":
             Plan(substitutions: [("$(swift build --show-bin-path)", URL(fileURLWithPath: Supervise.binary).deletingLastPathComponent().path)]),
+        "supervise -- \"$(swift build --show-bin-path)/swift-worker-example\"":
+            Plan(substitutions: [("$(swift build --show-bin-path)", URL(fileURLWithPath: Supervise.binary).deletingLastPathComponent().path)]),
         // docs/performance.md: measurements, shortened; what they measure is not checked here.
         "supervise --control none -- sleep 30 &":
             Plan(substitutions: [("sleep 30 &", "sleep 0.3")]),
@@ -65,6 +68,14 @@ import SuperviseTestSupport
         // docs/freezers.md
         "systemd-run --user --scope -p Delegate=yes supervise -- ./worker":
             Plan(notRun: "needs a systemd user session (a delegated cgroup for a user); root runs the same command without it"),
+        // Inline code that names an option rather than giving a command.
+        "supervise --config": Plan(notRun: "names the option in prose; not a whole command"),
+        "supervise --report FILE": Plan(notRun: "names the option in prose; not a whole command (docs/report.md runs it in full)"),
+        "supervise --junit FILE": Plan(notRun: "names the option in prose; not a whole command (docs/report.md runs it in full)"),
+        "supervise --config f.toml --window 3s": Plan(substitutions: [("f.toml", "supervise.toml")]),
+        // docs/client.md: what not to do (the worker would run unsupervised); it needs a Swift package and a `swift run`.
+        "supervise -- swift run worker":
+            Plan(notRun: "a counter-example (the doc says not to run a worker this way); it needs a package to `swift run`"),
         // docs/report.md: ci.toml is the file below; the worker holds its task past the limit, so 124.
         "printf 'background worker\\nwait exited worker timeout=10s\\n' | supervise --config ci.toml --junit results.xml":
             Plan(status: 124),
@@ -160,7 +171,17 @@ import SuperviseTestSupport
                 found.append(Command(file: file, line: number, text: command, input: input))
             }
         }
-        return found
+        // Inline code in prose that starts with the command: `supervise -- /bin/true`.
+        let codeLines = Set(codeGroups(markdown).flatMap { $0.map(\.0) })
+        for (index, line) in markdown.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        where !codeLines.contains(index + 1) {
+            let spans = line.split(separator: "`", omittingEmptySubsequences: false).enumerated()
+                .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+            for span in spans where span.hasPrefix("supervise ") {
+                found.append(Command(file: file, line: index + 1, text: span, input: []))
+            }
+        }
+        return found.sorted { $0.line < $1.line }
     }
 
     // MARK: Tests
@@ -200,11 +221,14 @@ import SuperviseTestSupport
         ```
         X=1 supervise --name a -- true
         ```
+
+        See `supervise --help` and `supervise`; `supervise: error` is output.
         """
         let found = Self.commands(in: markdown, file: "t.md")
-        #expect(found.map(\.line) == [3, 8, 10, 15])
+        #expect(found.map(\.line) == [3, 8, 10, 15, 18])
         #expect(found.map(\.text) == ["supervise --window 2 -- ./worker", "printf 'terminate\\n' | supervise -- ./worker",
-                                      "timeout 10 supervise --config /dev/zero; echo $?", "X=1 supervise --name a -- true"])
+                                      "timeout 10 supervise --config /dev/zero; echo $?", "X=1 supervise --name a -- true",
+                                      "supervise --help"])
         #expect(found.first?.input == ["background                # a comment", "status"])
     }
 
