@@ -33,6 +33,8 @@ import SuperviseTestSupport
         var status: Int32? = nil
         /// Why the command is not run here.
         var notRun: String? = nil
+        /// Programs the command needs beyond supervise, sh and coreutils: without one it is skipped, saying so.
+        var needs: [String] = []
         /// Standard input instead of `terminate` (for a command not in a transcript, whose doc says it ends by itself).
         var input: String? = nil
     }
@@ -58,9 +60,9 @@ import SuperviseTestSupport
         "supervise --control none -- sleep 30 &":
             Plan(substitutions: [("sleep 30 &", "sleep 0.3")]),
         "awk 'BEGIN { for (i = 0; i < 300000; i++) print \"background\\nwait suspended\\nforeground\\nwait active\"; print \"terminate\" }' | /usr/bin/time -f 'exit %x, %e s, max RSS %M kB' supervise --window 0 --log-level warning --report run.json -- sh -c 'exec cat <&3 >/dev/null'":
-            Plan(substitutions: [("i < 300000", "i < 3")]),
+            Plan(substitutions: [("i < 300000", "i < 3")], needs: ["/usr/bin/time"]),
         "{ head -c 30000000 /dev/zero | tr '\\0' x; printf '\\nstatus\\nterminate\\n'; } | /usr/bin/time -f '%e s, max RSS %M kB' supervise --keep-going -- sleep 300 2> err.txt; wc -c err.txt":
-            Plan(status: 0),  // the refused line's error is the point; status and terminate are still answered
+            Plan(status: 0, needs: ["/usr/bin/time"]),  // the refused line's error is the point; status and terminate are still answered
         "timeout 10 supervise --config /dev/zero; echo $?":
             Plan(status: 2),
         "( sleep 20; echo status; echo terminate ) | supervise --log-level error -- python3 -c '":
@@ -235,7 +237,9 @@ import SuperviseTestSupport
     @Test(arguments: commands()) func docCommandRuns(_ command: Command) throws {
         let plan = Self.plans[command.text] ?? Plan()
         let location = "\(command.file):\(command.line)"
-        guard SkipReason.check(plan.notRun, skipping: "\(location): \(command.text)", in: Self.suite) else { return }
+        let missing = plan.needs.first { !FileManager.default.isExecutableFile(atPath: $0) }
+        let reason = plan.notRun ?? missing.map { "needs \($0), not installed here" }
+        guard SkipReason.check(reason, skipping: "\(location): \(command.text)", in: Self.suite) else { return }
         var script = command.text
         for substitution in plan.substitutions { script = script.replacingOccurrences(of: substitution.from, with: substitution.to) }
         var input = command.input
