@@ -4,7 +4,8 @@
 set -euo pipefail
 
 # nginx, postgresql: the real-program tests run their own on 127.0.0.1 (RealProgramTests).
-packages=(libcap-dev strace procps python3 util-linux nginx postgresql)
+# time: docs/performance.md measures with /usr/bin/time, and DocCommandTests runs those commands.
+packages=(libcap-dev strace procps python3 util-linux nginx postgresql time)
 missing=()
 for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
