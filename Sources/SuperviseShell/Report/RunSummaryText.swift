@@ -39,7 +39,7 @@ public struct RunSummaryText: Sendable {
     public var children: [Child]
     public var exitStatus: Int32
     public var rule: RunOutcome.Rule
-    public var maxLines = RunSummaryText.screenLines
+    var maxLines = RunSummaryText.screenLines
 
     public init(children: [Child], exitStatus: Int32, rule: RunOutcome.Rule) {
         self.children = children
