@@ -11,7 +11,7 @@ import Testing
 
     func child(_ name: String, _ termination: ChildTermination = .exited(0), by: ExitCause = .self,
                violations: [Violation] = [], passed: Bool = true) -> RunSummaryText.Child {
-        RunSummaryText.Child(name: name, freezer: "cgroup-v2", summary: ChildSummary(
+        RunSummaryText.Child(name: name, freezer: "cgroup2", summary: ChildSummary(
             state: .exited, lastExit: exit(termination, by: by), runs: 1, backgroundTime: .zero, tasksAsked: 0,
             tasksExpired: 0, violations: violations, freezes: 0, passed: passed))
     }
@@ -37,7 +37,7 @@ import Testing
                                   rule: .childStatus(3)).text
         #expect(text == """
             supervise: summary of 2 children
-              worker: killed by SIGTERM (15) when terminated; 3 runs; 1.5s in the background; tasks: 4, 1 expired; 2 freezes (cgroup-v2)
+              worker: killed by SIGTERM (15) when terminated; 3 runs; 1.5s in the background; tasks: 4, 1 expired; 2 freezes (cgroup2)
               api: exited with 3
             supervise: exit status 3: the first child to exit non-zero exited with 3
 

@@ -6,7 +6,7 @@ import SuperviseSystem
 ///
 ///     supervise: summary of 2 children
 ///       api: killed for an expiry violation; 2 runs; 31.2s in the background; tasks: 3, 1 expired; violations: expiry (upload)
-///       worker: exited with 0; 1.5s in the background; 2 freezes (cgroup-v2)
+///       worker: exited with 0; 1.5s in the background; 2 freezes (cgroup2)
 ///     supervise: exit status 124: a child was killed for a violation (api)
 ///
 /// At most ``maxLines`` lines: when the children don't fit, the failed ones come first, and the
@@ -15,7 +15,7 @@ public struct RunSummaryText: Sendable {
     /// One child as the summary shows it.
     public struct Child: Sendable {
         public var name: String
-        /// The freezer backend that froze it (`cgroup-v2`, ...).
+        /// The freezer backend that froze it (`cgroup2`, ...).
         public var freezer: String
         public var summary: ChildSummary
         /// Why its last run could not be started, when it could not (replaces the exit wording).
