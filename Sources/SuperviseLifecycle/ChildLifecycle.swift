@@ -23,6 +23,13 @@ public struct ChildLifecycle: Sendable {
     public internal(set) var exit: ExitRecord?
     /// When the run's process was launched; `nil` when it never ran (exec failed).
     public internal(set) var launchedAt: Instant?
+    /// How long the run spent out of the foreground before it exited: in the background,
+    /// suspending or suspended (the state it is in now counts once it is left).
+    public internal(set) var backgroundTime: Duration = .zero
+    /// How many times a freeze of the run was verified.
+    public internal(set) var freezes = 0
+    /// When the current state was entered.
+    var stateEnteredAt: Instant?
 
     /// How many task records one child keeps; a flooding child can't grow the supervisor further.
     public static let taskHistoryLimit = 100_000
@@ -94,6 +101,8 @@ public struct ChildLifecycle: Sendable {
     /// Handles one input at `now` and returns what to do.
     public mutating func handle(_ input: LifecycleInput, at now: Instant) -> [LifecycleAction] {
         actions.removeAll(keepingCapacity: true)
+        let before = state
+        defer { account(leaving: before, at: now) }
         switch input {
         case .launched: launch(now)
         case .request(let request): apply(request, now)
@@ -114,6 +123,15 @@ public struct ChildLifecycle: Sendable {
         case .tick: tick(now)
         }
         return actions
+    }
+
+    /// Adds the time spent in `before` to ``backgroundTime`` if the state changed, and counts
+    /// verified freezes, after one input's actions.
+    private mutating func account(leaving before: ChildState, at now: Instant) {
+        freezes += actions.count { if case .frozen = $0 { true } else { false } }
+        guard state != before else { return }
+        if before.isOutOfForeground, let since = stateEnteredAt, now > since { backgroundTime += now - since }
+        stateEnteredAt = now
     }
 
     // MARK: - Helpers shared by the transitions

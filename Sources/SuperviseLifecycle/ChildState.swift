@@ -10,3 +10,8 @@ public enum ChildState: String, Sendable, CaseIterable {
     case terminating
     case exited
 }
+
+extension ChildState {
+    /// In the background, being frozen or frozen: the time the summary calls "in the background".
+    public var isOutOfForeground: Bool { self == .background || self == .suspending || self == .suspended }
+}

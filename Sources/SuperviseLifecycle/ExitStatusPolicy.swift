@@ -1,5 +1,19 @@
 /// What decides the supervisor's exit status, gathered over a run.
 public struct RunOutcome: Equatable, Sendable {
+    /// The rule of the precedence that gave the exit status, for the end-of-run summary.
+    public enum Rule: Equatable, Sendable {
+        /// The supervisor itself failed (125).
+        case supervisorFailed
+        /// A child was killed for a violation (the violation status).
+        case violationKill
+        /// A scripted step failed (123).
+        case scriptStepFailed
+        /// The first non-zero counted status of a child, in the order they exited.
+        case childStatus(Int32)
+        /// Every child's counted status was 0.
+        case allZero
+    }
+
     /// The supervisor itself failed (125): a freezer or cgroup it needed was not there.
     public var supervisorFailed = false
     /// Some child was killed for an expiry or window violation.
@@ -12,12 +26,23 @@ public struct RunOutcome: Equatable, Sendable {
 
     public init() {}
 
-    /// The exit status by the contract's precedence: 125, then the violation status,
-    /// then 123, then the first non-zero child status, then 0. (Usage errors, 2, never get here.)
+    /// The first rule that applies, by the contract's precedence: 125, then the violation
+    /// status, then 123, then the first non-zero child status, then 0.
+    public var rule: Rule {
+        if supervisorFailed { return .supervisorFailed }
+        if violationKill { return .violationKill }
+        if scriptStepFailed { return .scriptStepFailed }
+        return childStatuses.first { $0 != 0 }.map(Rule.childStatus) ?? .allZero
+    }
+
+    /// The exit status by ``rule``. (Usage errors, 2, never get here.)
     public func exitStatus(violationStatus: Int32 = 124) -> Int32 {
-        if supervisorFailed { return 125 }
-        if violationKill { return violationStatus }
-        if scriptStepFailed { return 123 }
-        return childStatuses.first { $0 != 0 } ?? 0
+        switch rule {
+        case .supervisorFailed: 125
+        case .violationKill: violationStatus
+        case .scriptStepFailed: 123
+        case .childStatus(let status): status
+        case .allZero: 0
+        }
     }
 }

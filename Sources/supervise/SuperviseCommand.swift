@@ -86,6 +86,10 @@ struct SuperviseCommand: ParsableCommand {
     @Flag(help: "Start each log line with the UTC time (RFC 3339, ms).")
     var logTime = false
 
+    @Flag(inversion: .prefixedNo,
+          help: "A summary at the end. (default: on a terminal)")
+    var summary: Bool?
+
     @Flag(help: "Don't prefix several children's output with names.")
     var noPrefix = false
 
@@ -163,6 +167,8 @@ struct SuperviseCommand: ParsableCommand {
         options.githubAnnotations = CurrentProcess.environment.contains("GITHUB_ACTIONS=true")
         options.violationStatus = violationStatus
         options.prefixOutput = !noPrefix
+        // On stderr, where the log is: stdout may be the children's output, piped elsewhere.
+        options.summary = summary ?? (format == .text && Descriptor.isTerminal(Descriptor.standardError))
         if config != nil { options.freezerUnavailableStatus = 2 }
         let status: Int32
         do {

@@ -16,3 +16,19 @@ import Testing
         #expect(outcome.exitStatus(violationStatus: 99) == 125)
     }
 }
+
+/// Which rule of the precedence applied, for the summary.
+@Suite(.timeLimit(.minutes(5))) struct ExitRuleTests {
+    @Test func theRuleIsTheFirstThatApplies() {
+        var outcome = RunOutcome()
+        #expect(outcome.rule == .allZero)
+        outcome.childStatuses = [0, 143, 3]
+        #expect(outcome.rule == .childStatus(143))
+        outcome.scriptStepFailed = true
+        #expect(outcome.rule == .scriptStepFailed)
+        outcome.violationKill = true
+        #expect(outcome.rule == .violationKill)
+        outcome.supervisorFailed = true
+        #expect(outcome.rule == .supervisorFailed)
+    }
+}

@@ -61,6 +61,7 @@ public final class Supervisor {
         let status = outcome.exitStatus(violationStatus: options.violationStatus)
         writeReport(exitStatus: status)
         writeCIResults()
+        writeSummary(exitStatus: status)
         return status
     }
 

@@ -28,6 +28,8 @@ public struct SupervisorOptions: Sendable {
     /// The exit status when a freezer the children ask for can't be used: 125 when it was asked
     /// for on the command line, 2 when a config file named it (a config error).
     public var freezerUnavailableStatus: Int32 = 125
+    /// Print a human summary of the run on stderr when it ends (``RunSummaryText``).
+    public var summary = false
     /// What each signal sent to the supervisor does.
     public var signalTable: SignalTable = .standard
 

@@ -1,0 +1,19 @@
+import SuperviseLifecycle
+import SuperviseSystem
+
+extension Supervisor {
+    /// The human summary on stderr at the end of the run, when asked (``SupervisorOptions/summary``).
+    func writeSummary(exitStatus: Int32) {
+        guard options.summary else { return }
+        let end = MonotonicClock.now()
+        let summaries = children.map { child in
+            let waits = failedSteps.filter { $0.children.contains(child.name) }.map(\.message)
+            let verdict = ChildVerdict(runs: child.runs, failedWaits: waits, end: end)
+            return RunSummaryText.Child(name: child.name, freezer: child.unit.kind.rawValue,
+                                        summary: ChildSummary(runs: child.runs, verdict: verdict),
+                                        spawnFailure: child.spawnFailure?.message)
+        }
+        let text = RunSummaryText(children: summaries, exitStatus: exitStatus, rule: outcome.rule).text
+        Descriptor.writeAll(Descriptor.standardError, text)
+    }
+}
