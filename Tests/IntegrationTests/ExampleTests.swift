@@ -151,10 +151,17 @@ import SuperviseTestSupport
     }
 
     @Test func ciCheckFailsAWorkerThatHoldsItsTaskPastTheLimit() throws {
-        let result = try checkLifecycle([Supervise.worker("aware-worker.sh")], ["WORKER_ON_BACKGROUND": "hold"])
+        let junit = directory.appendingPathComponent("junit.xml").path
+        let result = try checkLifecycle([Supervise.worker("aware-worker.sh")],
+                                        ["WORKER_ON_BACKGROUND": "hold", "JUNIT": junit])
         #expect(result.status == 124, "\(result.output)")
         #expect(result.output.contains("expiry violation"))
         #expect(result.output.contains("tasks still open: t1 (upload)"))
+        // JUNIT, as the example workflow sets it: the worker's case fails, naming its task.
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xmlWellFormednessError(xml) == nil, "\(xml)")
+        #expect(xml.contains("<testcase name=\"worker\"") && xml.contains("<failure message=\"expiry violation"), "\(xml)")
+        #expect(xml.contains("t1 (upload)"), "\(xml)")
     }
 
     @Test func ciCheckFailsAWorkerThatOverrunsItsWindow() throws {

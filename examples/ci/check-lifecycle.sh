@@ -17,6 +17,7 @@
 #   WINDOW, LIMIT, EXPIRY_WARNING   timing rules in seconds (default 2, 10, 3)
 #   SUPERVISE_OPTIONS               more options, split on spaces (e.g. --freezer sigstop)
 #   REPORT           where to keep the JSON report (default: a temporary file)
+#   JUNIT            where to write the result as JUnit XML, for CI test reporters (default: none)
 set -uo pipefail
 
 if [ $# -eq 0 ]; then
@@ -33,6 +34,7 @@ report=${REPORT:-$(mktemp)}
 [ -n "${REPORT:-}" ] || trap 'rm -f "$report"' EXIT
 
 read -r -a extra_options <<< "${SUPERVISE_OPTIONS:-}"
+[ -z "${JUNIT:-}" ] || extra_options+=(--junit "$JUNIT")
 "$supervise" --name worker --window "$window" --limit "$limit" --expiry-warning "$expiry_warning" \
     --report "$report" "${extra_options[@]}" -- "$@" <<SCRIPT
 background
