@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import SuperviseTestSupport
 
@@ -334,50 +333,23 @@ final class DocPlace: @unchecked Sendable {
         environment["PATH"] = tools.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         environment["TMPDIR"] = directory.path
         process.environment = environment
-        let input = Pipe(), output = Pipe(), errors = Pipe()
+        let input = Pipe()
         process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        let outputData = LockedData(), errorData = LockedData()
-        let outputEnded = Mutex(false), errorsEnded = Mutex(false)
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty { outputEnded.withLock { $0 = true }; handle.readabilityHandler = nil } else { outputData.append(data) }
-        }
-        errors.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty { errorsEnded.withLock { $0 = true }; handle.readabilityHandler = nil } else { errorData.append(data) }
-        }
+        let captured = CapturedOutput(of: process)
         try process.run()
         input.fileHandleForWriting.write(Data(stdin.utf8))
         try? input.fileHandleForWriting.close()
         let ended = eventually(timeout: timeout, interval: 0.02) { !process.isRunning }
         if !ended {
-            for pid in Self.descendants(of: process.processIdentifier) + [process.processIdentifier] { kill(pid, SIGKILL) }
+            let below = ProcessInspector.descendants(of: process.processIdentifier).map(\.pid)
+            for pid in below + [process.processIdentifier] { kill(pid, SIGKILL) }
         }
         process.waitUntilExit()
         // Read to the end, unless something the command started still holds its output.
-        _ = eventually(timeout: 5, interval: 0.02) { outputEnded.withLock { $0 } && errorsEnded.withLock { $0 } }
+        _ = captured.waitForEnd(timeout: 5)
         let statuses = ((try? String(contentsOfFile: tools.file("statuses"), encoding: .utf8)) ?? "")
             .split(separator: "\n").compactMap { Int32($0) }
         return Result(ended: ended, status: process.terminationStatus, statuses: statuses,
-                      stdout: outputData.string, stderr: errorData.string)
-    }
-
-    /// Every process below `root`, from /proc.
-    static func descendants(of root: pid_t) -> [pid_t] {
-        var parents: [pid_t: pid_t] = [:]
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = pid_t(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
-                  let close = stat.range(of: ") ", options: .backwards) else { continue }
-            let fields = stat[close.upperBound...].split(separator: " ")
-            if fields.count > 1, let parent = pid_t(fields[1]) { parents[pid] = parent }
-        }
-        var found: [pid_t] = [], frontier = [root]
-        while let next = frontier.popLast() {
-            let children = parents.filter { $0.value == next }.map(\.key)
-            found += children; frontier += children
-        }
-        return found
+                      stdout: captured.stdout, stderr: captured.stderr)
     }
 }

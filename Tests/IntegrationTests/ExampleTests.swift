@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import SuperviseTestSupport
 
@@ -301,20 +300,9 @@ enum ExampleCommand {
         process.arguments = command
         process.currentDirectoryURL = directory
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let input = Pipe(), output = Pipe(), errors = Pipe()
+        let input = Pipe()
         process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        let outputData = LockedData(), errorData = LockedData()
-        let outputEnded = Mutex(false), errorsEnded = Mutex(false)
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty { outputEnded.withLock { $0 = true }; handle.readabilityHandler = nil } else { outputData.append(data) }
-        }
-        errors.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty { errorsEnded.withLock { $0 = true }; handle.readabilityHandler = nil } else { errorData.append(data) }
-        }
+        let captured = CapturedOutput(of: process)
         let start = Date()
         try process.run()
         input.fileHandleForWriting.write(Data(stdin.utf8))
@@ -326,10 +314,10 @@ enum ExampleCommand {
         process.waitUntilExit()
         let elapsed = Date().timeIntervalSince(start)
         // A descendant that outlived the command may hold the pipes: don't wait for it for long.
-        if !eventually(timeout: 5, interval: 0.02, { outputEnded.withLock { $0 } && errorsEnded.withLock { $0 } }) {
+        if !captured.waitForEnd(timeout: 5) {
             Issue.record("\(command): its output stayed open after it exited (a process it started is still running)")
         }
-        return Result(status: process.terminationStatus, stdout: outputData.string, stderr: errorData.string, elapsed: elapsed)
+        return Result(status: process.terminationStatus, stdout: captured.stdout, stderr: captured.stderr, elapsed: elapsed)
     }
 
     /// Every file under `examples/` with its size and modification time, and the names at the top of the
