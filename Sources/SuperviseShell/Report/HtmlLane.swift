@@ -226,7 +226,7 @@ struct HtmlLane {
             let violated = child.violations.contains { violation in
                 violation.taskIDs.contains(task.id) && task.begin <= violation.at && (task.end ?? .infinity) >= violation.at
             }
-            var title = "task \(task.label): begun \(HtmlFormat.duration(task.begin)), "
+            var title = "task \(task.id)\(task.name.map { " (\($0))" } ?? ""): begun \(HtmlFormat.duration(task.begin)), "
             if task.refused {
                 title += "refused (answered with expire at once)"
             } else if let end = task.end {

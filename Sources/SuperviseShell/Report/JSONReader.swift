@@ -134,7 +134,7 @@ public struct JSONReader {
             return Unicode.Scalar(high) ?? "\u{FFFD}"  // a lone surrogate
         default:
             index -= 1
-            throw error("invalid escape '\\\(Character(Unicode.Scalar(letter)))' in a string")
+            throw error("invalid escape: '\\' followed by \(found) in a string")
         }
     }
 
