@@ -137,8 +137,8 @@ struct HtmlLane {
         }
         let last = child.exits.last ?? nil
         if last == nil || child.state != "exited" {
-            svg.text("still \(child.state) when the report was written ▸", x: right - 4, y: top + Self.limitRow + 4,
-                     size: 10, fill: "#424242", extra: " text-anchor=\"end\"")
+            svg.label("still \(child.state) when the report was written ▸", x: right - 4, y: top + Self.limitRow + 4,
+                      size: 10, fill: "#424242", fromRight: true)
         }
         // Each restart: a label where its run begins (the first state after an `exited`).
         var run = 1
@@ -148,7 +148,7 @@ struct HtmlLane {
                 run += 1
                 svg.line(x1: x(entry.milliseconds), y1: top + 2, x2: x(entry.milliseconds), y2: y + Self.stateHeight,
                          stroke: "#424242", extra: " stroke-dasharray=\"3 2\"")
-                svg.text("run \(run)", x: x(entry.milliseconds) + 3, y: top + Self.stateTop - 2, size: 10, fill: "#424242")
+                svg.label("run \(run)", x: x(entry.milliseconds) + 3, y: top + Self.stateTop - 2, size: 10, fill: "#424242")
             }
             afterExit = entry.text == "exited"
         }
@@ -280,9 +280,9 @@ struct HtmlLane {
             let title = "\(violation.kind) violation at \(HtmlFormat.duration(violation.at)): \(violation.action)" + tasks
             svg.rect(x: at - 1.5, y: top, width: 3, height: height - 2, fill: HtmlPalette.violation, title: title)
             let nearRight = at > right - 160
-            svg.text("\(violation.kind) violation: \(violation.action)", x: nearRight ? at - 5 : at + 5,
-                     y: top + Self.limitRow + 4, size: 11, fill: HtmlPalette.violation,
-                     extra: " font-weight=\"bold\"" + (nearRight ? " text-anchor=\"end\"" : ""), title: title)
+            svg.label("\(violation.kind) violation: \(violation.action)", x: nearRight ? at - 5 : at + 5,
+                      y: top + Self.limitRow + 4, size: 11, fill: HtmlPalette.violation, bold: true, fromRight: nearRight,
+                      title: title)
         }
     }
 

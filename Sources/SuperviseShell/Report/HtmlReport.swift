@@ -43,7 +43,7 @@ public enum HtmlReport {
             <meta charset="utf-8">
             <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
             <title>supervise run: \(XMLText.escapedText(names.isEmpty ? "no children" : names))</title>
-            <style>body { margin: 0; background: #ffffff; } svg text { font-family: sans-serif; white-space: pre; }</style>
+            <style>body { margin: 0; background: #ffffff; } svg text { font-family: sans-serif; }</style>
             </head>
             <body>
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))">

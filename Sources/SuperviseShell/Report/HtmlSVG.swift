@@ -35,6 +35,17 @@ struct HtmlSVG {
             + (title.map { "<title>\(XMLText.escapedText($0))</title>" } ?? "") + XMLText.escapedText(text) + "</text>\n"
     }
 
+    /// `text` on a white backing (its width estimated from the characters), so it reads over
+    /// brackets and grid lines; from `x` rightwards, or leftwards when `fromRight`.
+    mutating func label(_ text: String, x: Double, y: Double, size: Double, fill: String, bold: Bool = false,
+                        fromRight: Bool = false, title: String? = nil) {
+        let width = Double(text.count) * size * (bold ? 0.62 : 0.56) + 4
+        rect(x: fromRight ? x - width + 2 : x - 2, y: y - size, width: width, height: size + 3, fill: "#ffffff",
+             extra: " fill-opacity=\"0.85\"")
+        self.text(text, x: x, y: y, size: size, fill: fill,
+                  extra: (bold ? " font-weight=\"bold\"" : "") + (fromRight ? " text-anchor=\"end\"" : ""), title: title)
+    }
+
     /// `<g data-KEY="VALUE" …>` … `</g>`: the values escaped.
     mutating func group(_ attributes: [(String, String)], _ body: (inout HtmlSVG) -> Void) {
         markup += "<g" + attributes.map { " \($0.0)=\"\(XMLText.escapedAttribute($0.1))\"" }.joined() + ">\n"
