@@ -42,6 +42,7 @@ extension Bench {
             return directory.path
         }
         var subjects: [(String, [String])] = [("supervise", [paths.supervise.path, "--", "sleep", "100000"])]
+        if let compared { subjects.append(("supervise, compared", [compared, "--", "sleep", "100000"])) }
         if let tini = which("tini") { subjects.append(("tini", [tini, "-s", "--", "sleep", "100000"])) }
         if let dumbInit = which("dumb-init") { subjects.append(("dumb-init", [dumbInit, "sleep", "100000"])) }
         if let s6 = which("s6-supervise") { subjects.append(("s6-supervise", [s6, service("s6")])) }
@@ -86,7 +87,7 @@ extension Bench {
                 continue
             }
             let wakeups = end.switches - start.switches
-            let isSupervise = name == "supervise"
+            let isSupervise = name.hasPrefix("supervise")
             add("idle 10 s: wake-ups", name, .count, [wakeups], target: isSupervise ? "0" : "") { _ in wakeups == 0 }
             add("idle 10 s: CPU", name, .nanoseconds, [(end.cpuTicks - start.cpuTicks) / ticks * 1e9])
             add("idle 10 s: RSS", name, .kilobytes, [end.rssKB], target: isSupervise ? "≤ 4 MB" : "") { _ in end.rssKB <= 4096 }
