@@ -72,6 +72,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            // No target of ours imports Foundation, but ArgumentParser imports FoundationEssentials (a
+            // LocalizedError cast, JSONEncoder for --experimental-dump-help), and linked statically it
+            // needs these two libraries, which -static-stdlib does not add: without them the link fails.
+            // Its cost in size and start-up: docs/performance.md, "Lean".
             linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-l_FoundationCShims"], .when(configuration: .release))]
         ),
 

@@ -1,17 +1,19 @@
 import Foundation
 
-/// supervise-bench [--quick | --full] [--only FIGURE,...]
+/// supervise-bench [--quick | --full] [--only FIGURE,...] [--compare SUPERVISE]
 ///
 /// Measures supervise against its peers and the kernel's floors, prints a table and
-/// writes bench-results/latest.json. See docs/performance.md.
+/// writes bench-results/latest.json. `--compare` adds another supervise build (another
+/// branch's, say) to the startup, idle and binary figures, measured in the same turns.
+/// See docs/performance.md.
 let arguments = CommandLine.arguments.dropFirst()
-let usage = "usage: supervise-bench [--quick | --full] [--only latency,pause,timers,startup,idle,scale,throughput]"
+let usage = "usage: supervise-bench [--quick | --full] [--only latency,pause,timers,startup,idle,scale,throughput,binary] [--compare SUPERVISE]"
 if arguments.contains("--help") || arguments.contains("-h") {
     print(usage)
     exit(0)
 }
 let full = arguments.contains("--full")
-let all = ["latency", "pause", "timers", "startup", "idle", "scale", "throughput"]
+let all = ["latency", "pause", "timers", "startup", "idle", "scale", "throughput", "binary"]
 var selected = all
 if let index = arguments.firstIndex(of: "--only"), arguments.index(after: index) < arguments.endIndex {
     selected = arguments[arguments.index(after: index)].split(separator: ",").map(String.init)
@@ -19,6 +21,16 @@ if let index = arguments.firstIndex(of: "--only"), arguments.index(after: index)
         FileHandle.standardError.write(Data("supervise-bench: unknown figure '\(unknown)': \(usage)\n".utf8))
         exit(2)
     }
+}
+
+var compared: String?
+if let index = arguments.firstIndex(of: "--compare") {
+    guard arguments.index(after: index) < arguments.endIndex,
+          FileManager.default.isExecutableFile(atPath: arguments[arguments.index(after: index)]) else {
+        FileHandle.standardError.write(Data("supervise-bench: --compare needs an executable supervise: \(usage)\n".utf8))
+        exit(2)
+    }
+    compared = arguments[arguments.index(after: index)]
 }
 
 let paths = Paths()
@@ -44,7 +56,7 @@ do {
     FileHandle.standardError.write(Data("supervise-bench: cannot build the C probes: \(error)\n".utf8))
     exit(1)
 }
-var bench = Bench(paths: paths, full: full, results: results)
+var bench = Bench(paths: paths, full: full, compared: compared, results: results)
 for figure in selected {
     FileHandle.standardError.write(Data("supervise-bench: measuring \(figure)…\n".utf8))
     do {
@@ -55,6 +67,7 @@ for figure in selected {
         case "startup": try bench.startup()
         case "idle": try bench.idle()
         case "scale": try bench.scale()
+        case "binary": try bench.binary()
         default: try bench.throughput()
         }
     } catch {

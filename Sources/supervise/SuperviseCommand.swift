@@ -202,9 +202,20 @@ private func parseDuration(_ text: String) throws -> Duration {
     }
 }
 
-extension WindowOverrunAction: ExpressibleByArgument {}
-extension FreezerChoice: ExpressibleByArgument {}
-extension LaunchState: ExpressibleByArgument {}
-extension ControlSource: ExpressibleByArgument {}
-extension LogFormat: ExpressibleByArgument {}
-extension Logger.Level: @retroactive ExpressibleByArgument {}
+/// An option whose values are an enum's raw strings.
+///
+/// Lists them with a closure: ArgumentParser's default `allValueStrings` instantiates a key path at
+/// each call, 24 while parsing, 1.5 M of the 21 M instructions of `supervise -- /bin/true`
+/// (callgrind, docs/performance.md).
+protocol RawValueArgument: ExpressibleByArgument, CaseIterable, RawRepresentable where RawValue == String {}
+
+extension RawValueArgument {
+    public static var allValueStrings: [String] { allCases.map { $0.rawValue } }
+}
+
+extension WindowOverrunAction: RawValueArgument {}
+extension FreezerChoice: RawValueArgument {}
+extension LaunchState: RawValueArgument {}
+extension ControlSource: RawValueArgument {}
+extension LogFormat: RawValueArgument {}
+extension Logger.Level: @retroactive ExpressibleByArgument, RawValueArgument {}

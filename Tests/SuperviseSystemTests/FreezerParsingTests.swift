@@ -66,9 +66,13 @@ import Testing
 
     @Test func mountInfoFieldsAndEscapes() {
         let mounts = CgroupPaths.parseMountInfo(
-            "50 31 0:40 /a\\040b /mnt/cg\\040roup rw shared:3 master:2 - cgroup cgroup rw,cpu,freezer\nbroken line\n")
+            "22 27 0:21 / /proc rw,relatime - proc proc rw\n"
+            + "50 31 0:40 /a\\040b /mnt/cg\\040roup rw shared:3 master:2 - cgroup cgroup rw,cpu,freezer\nbroken line\n"
+            + "51 31 0:41 / /mnt/cgroup\\0402 rw - cgroup2 cgroup2 rw,nsdelegate\n")
         #expect(mounts == [MountInfo(root: "/a b", mountPoint: "/mnt/cg roup", fileSystemType: "cgroup",
-                                     superOptions: ["rw", "cpu", "freezer"])])
+                                     superOptions: ["rw", "cpu", "freezer"]),
+                          MountInfo(root: "/", mountPoint: "/mnt/cgroup 2", fileSystemType: "cgroup2",
+                                    superOptions: ["rw", "nsdelegate"])])
     }
 
     @Test func processCgroupsSplitsControllerLists() {
@@ -87,6 +91,10 @@ import Testing
         #expect(ProcFS.parseStat(line) == ProcessStat(state: "T", parent: 1,
                                                       userTicks: 7, systemTicks: 3, reapedChildrenTicks: 3, startTicks: 98765))
         #expect(ProcFS.parseStat("4242 (truncated") == nil)
+        for start in ["9x765", "99999999999999999999", "-1"] {
+            let malformed = line.split(separator: " ").map { $0 == "98765" ? start : String($0) }.joined(separator: " ")
+            #expect(ProcFS.parseStat(malformed) == nil)
+        }
     }
 
     @Test func residentMemoryIsReadFromStatus() {

@@ -38,16 +38,23 @@ struct CgroupLocation: Equatable {
 
 /// Pure parsers of `/proc` cgroup and mount text.
 enum CgroupPaths {
+    /// The cgroup and cgroup2 mounts of `/proc/PID/mountinfo`; other lines are skipped on their
+    /// bytes, before any field becomes a `String` (start-up reads this file once, and it can have
+    /// hundreds of lines).
     static func parseMountInfo(_ text: String) -> [MountInfo] {
-        text.split(separator: "\n").compactMap { line in
-            let fields = line.split(separator: " ").map(String.init)
-            guard let separator = fields.firstIndex(of: "-"), separator >= 6,
-                  fields.count >= separator + 4
-            else { return nil }
-            return MountInfo(root: unescape(fields[3]), mountPoint: unescape(fields[4]),
-                             fileSystemType: fields[separator + 1],
-                             superOptions: fields[separator + 3].split(separator: ",").map(String.init))
+        var mounts: [MountInfo] = []
+        for line in text.utf8.split(separator: UInt8(ascii: "\n")) {
+            let fields = line.split(separator: UInt8(ascii: " "))
+            guard let separator = fields.firstIndex(where: { $0.elementsEqual("-".utf8) }), separator >= 6,
+                  fields.count >= separator + 4,
+                  fields[separator + 1].elementsEqual("cgroup".utf8) || fields[separator + 1].elementsEqual("cgroup2".utf8)
+            else { continue }
+            func field(_ index: Int) -> String { String(decoding: fields[index], as: UTF8.self) }
+            mounts.append(MountInfo(root: unescape(field(3)), mountPoint: unescape(field(4)),
+                                    fileSystemType: field(separator + 1),
+                                    superOptions: field(separator + 3).split(separator: ",").map(String.init)))
         }
+        return mounts
     }
 
     static func parseProcessCgroups(_ text: String) -> ProcessCgroups {
@@ -70,8 +77,13 @@ enum CgroupPaths {
     /// The process's own cgroup directory in `version`'s hierarchy, or why there is none.
     static func locate(_ version: CgroupVersion, mountInfo: String,
                        processCgroups: String) -> Result<CgroupLocation, FreezerUnusable> {
-        let cgroups = parseProcessCgroups(processCgroups)
-        let mounts = parseMountInfo(mountInfo).filter { mount in
+        locate(version, mounts: parseMountInfo(mountInfo), cgroups: parseProcessCgroups(processCgroups))
+    }
+
+    /// The same from the parsed files, so that both hierarchies are found from one parse.
+    static func locate(_ version: CgroupVersion, mounts: [MountInfo],
+                       cgroups: ProcessCgroups) -> Result<CgroupLocation, FreezerUnusable> {
+        let mounts = mounts.filter { mount in
             switch version {
             case .v2: mount.fileSystemType == "cgroup2"
             case .v1Freezer: mount.fileSystemType == "cgroup" && mount.superOptions.contains("freezer")

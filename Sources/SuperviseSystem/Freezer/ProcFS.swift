@@ -33,19 +33,35 @@ struct ProcFS {
     static let ticksPerSecond = UInt64(max(1, sysconf(Int32(_SC_CLK_TCK))))
 
     /// Parses one `/proc/PID/stat` line. The command name may hold spaces and
-    /// parentheses, so the fields are read after the last `)`.
+    /// parentheses, so the fields are read after the last `)`. Bytes, not `Character`s: the
+    /// sigstop freezer parses the stat of every process on the machine in one scan of `/proc`.
     static func parseStat(_ text: String) -> ProcessStat? {
-        guard let close = text.lastIndex(of: ")") else { return nil }
-        let fields = text[text.index(after: close)...].split(separator: " ")
+        let bytes = text.utf8
+        guard let close = bytes.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        let fields = bytes[bytes.index(after: close)...].split(separator: UInt8(ascii: " "))
         guard fields.count > 19, let state = fields[0].first,
-              let parent = Int32(fields[1]),
-              let user = UInt64(fields[11]), let system = UInt64(fields[12]),
-              let childUser = UInt64(fields[13]), let childSystem = UInt64(fields[14]),
-              let start = UInt64(fields[19])
+              let parent = decimal(fields[1]).flatMap(Int32.init(exactly:)),
+              let user = decimal(fields[11]), let system = decimal(fields[12]),
+              let childUser = decimal(fields[13]), let childSystem = decimal(fields[14]),
+              let start = decimal(fields[19])
         else { return nil }
-        return ProcessStat(state: state, parent: parent,
+        return ProcessStat(state: Character(Unicode.Scalar(state)), parent: parent,
                            userTicks: user, systemTicks: system,
                            reapedChildrenTicks: childUser + childSystem, startTicks: start)
+    }
+
+    /// The unsigned decimal number `digits` spell, or `nil` (not digits, or too large).
+    private static func decimal(_ digits: Substring.UTF8View) -> UInt64? {
+        guard !digits.isEmpty else { return nil }
+        var value: UInt64 = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times10.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+            guard !overflow, !carry else { return nil }
+            value = sum
+        }
+        return value
     }
 
     /// The resident set in `/proc/PID/statm` (its second field, in pages), in kB. `statm` is
