@@ -9,15 +9,17 @@ public struct CapabilitySet: Equatable, Sendable {
         self.mask = mask
     }
 
-    /// Parses capability names with libcap (`cap_net_bind_service`; case and a missing `cap_`
-    /// prefix are forgiven); an unknown name is an error naming it.
+    /// Parses capability names with libcap (`cap_net_bind_service`; case, spaces around and a
+    /// missing `cap_` prefix are forgiven); an unknown name is an error naming it.
     public static func parse(_ names: [String]) throws(PrivilegeLookupError) -> CapabilitySet {
         var set = CapabilitySet()
         for name in names {
-            let trimmed = name.lowercased()
+            let trimmed = String(name.lowercased().drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
             let spelled = trimmed.hasPrefix("cap_") ? trimmed : "cap_" + trimmed
             var value: cap_value_t = 0
-            guard !name.isEmpty, cap_from_name(spelled, &value) == 0, value >= 0, value <= lastKnown else {
+            // libcap reads a name's prefix and ignores what follows ("cap_kill,x" is cap_kill): one word only.
+            let isWord = !trimmed.isEmpty && trimmed.utf8.allSatisfy { $0 == UInt8(ascii: "_") || (97...122).contains($0) }
+            guard isWord, cap_from_name(spelled, &value) == 0, value >= 0, value <= lastKnown else {
                 throw PrivilegeLookupError("unknown capability '\(name)': give names like cap_net_bind_service "
                     + "(see capabilities(7))")
             }
