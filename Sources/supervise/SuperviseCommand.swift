@@ -96,11 +96,11 @@ struct SuperviseCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Run the child as this user (docs/security.md).", valueName: "user[:group]"))
     var user: String?
 
-    @Option(help: ArgumentHelp("The only capabilities the child keeps, comma-separated.",
+    @Option(help: ArgumentHelp("The child's only capabilities, comma-separated.",
                                valueName: "cap,..."))
     var capabilities: String?
 
-    @Flag(help: "Let a child with --user or --capabilities gain privileges by exec.")
+    @Flag(help: "Let a confined child gain privileges by exec.")
     var allowNewPrivileges = false
 
     @Argument(parsing: .postTerminator, help: ArgumentHelp("The program to run, after --.", valueName: "command"))
