@@ -6,6 +6,7 @@ of a supervise cgroup it can see. Run by PrivilegeEscapeTests as a --user child.
 Usage: escape-probe.py FREEZER   (cgroup2, cgroup1 or sigstop)
 The sibling is the other child of the same supervisor; the probe waits until it is frozen.
 """
+import ctypes
 import errno
 import os
 import signal
@@ -62,6 +63,14 @@ def attempt(name, action):
         print(f"escape {name} {errno.errorcode.get(error.errno, error.errno)}", flush=True)
 
 
+def ptrace_attach(pid):
+    def action():
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.ptrace(16, pid, None, None) != 0:  # PTRACE_ATTACH
+            raise OSError(ctypes.get_errno(), "ptrace")
+    return action
+
+
 def write(path, text):
     def action():
         with open(path, "w") as f:
@@ -94,6 +103,8 @@ attempt("signal-sibling-kill", lambda: os.kill(victim, signal.SIGKILL))
 attempt("sibling-events-pipe", open_fd(victim, 3, "r"))
 attempt("sibling-requests-pipe", open_fd(victim, 4, "w"))
 attempt("supervisor-fds", lambda: os.listdir(f"/proc/{supervisor}/fd"))
+attempt("ptrace-supervisor", ptrace_attach(supervisor))
+attempt("ptrace-sibling", ptrace_attach(victim))
 
 if freezer == "cgroup2":
     own, theirs = V2 + cgroup_of("self", ""), V2 + cgroup_of(victim, "")
