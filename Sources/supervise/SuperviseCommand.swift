@@ -14,6 +14,7 @@ struct SuperviseCommand: ParsableCommand {
         usage: """
             supervise [OPTIONS] -- COMMAND [ARG...]
               supervise --config FILE [OPTIONS]
+              supervise doctor
             """,
         discussion: HelpText.discussion)
 

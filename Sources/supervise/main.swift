@@ -12,6 +12,8 @@ func oneLine(_ message: String) -> String {
     return ControlEscapes.escaped(lines[0] + " " + items.map { $0.dropFirst(2) }.joined(separator: ", "))
 }
 
+if CommandLine.arguments.dropFirst().first == "doctor" { DoctorCommand.runAndExit(Array(CommandLine.arguments.dropFirst(2))) }
+
 // Usage errors exit with 2, as the contract says, rather than ArgumentParser's 64; one line.
 do {
     var command = try SuperviseCommand.parseAsRoot()

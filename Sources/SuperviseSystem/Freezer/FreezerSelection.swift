@@ -38,6 +38,22 @@ public enum FreezerSelection {
         preconditionFailure("sigstop is always usable")
     }
 
+    /// Whether `kind` works here, found by making it and removing what that made: where, or
+    /// why not, for `supervise doctor`.
+    public static func diagnose(_ kind: FreezerKind) -> (usable: Bool, text: String) {
+        switch make(kind, adoption: nil, locate: CgroupSystem.locate) {
+        case .success(let freezer):
+            defer { freezer.removeAll() }
+            switch freezer {
+            case let v2 as CgroupV2Freezer: return (true, "cgroup2: usable below \(parent(of: v2.directory))")
+            case let v1 as CgroupV1Freezer: return (true, "cgroup1: usable below \(parent(of: v1.directory))")
+            default: return (true, "sigstop: usable (always; its processes can see the stop)")
+            }
+        case .failure(let unusable):
+            return (false, "\(kind.rawValue): not usable: \(unusable.reason)")
+        }
+    }
+
     private static func make(_ kind: FreezerKind, adoption: OrphanAdoption?,
                              locate: (CgroupVersion) -> Result<CgroupLocation, FreezerUnusable>) -> Result<any Freezer, FreezerUnusable> {
         do throws(FreezerUnusable) {
