@@ -52,6 +52,9 @@ struct SuperviseCommand: ParsableCommand {
                                valueName: "freezer"))
     var freezer: FreezerChoice?
 
+    @Option(help: ArgumentHelp("Make the cgroup v2 freezer's cgroups in this one.", valueName: "path"))
+    var cgroupRoot: String?
+
     @Option(help: ArgumentHelp("The state a child starts in. (default foreground)", valueName: "state"))
     var launch: LaunchState?
 
@@ -123,6 +126,9 @@ struct SuperviseCommand: ParsableCommand {
         if config != nil, user != nil || capabilities != nil || allowNewPrivileges {
             throw ValidationError("--user, --capabilities and --allow-new-privileges are for a single child; "
                 + "set user, capabilities and allow-new-privileges in the config file's child tables")
+        }
+        if let cgroupRoot, !cgroupRoot.hasPrefix("/") {
+            throw ValidationError("--cgroup-root must be an absolute path in the cgroup v2 hierarchy, not '\(cgroupRoot)'")
         }
         if let maxTasks, !(1...1_000_000).contains(maxTasks) {
             throw ValidationError("--max-tasks must be between 1 and 1000000, not \(maxTasks)")
@@ -202,6 +208,7 @@ struct SuperviseCommand: ParsableCommand {
         options.keepGoing = keepGoing
         options.reportPath = report
         options.junitPath = junit
+        options.cgroupRoot = cgroupRoot
         options.githubAnnotations = CurrentProcess.environment.contains("GITHUB_ACTIONS=true")
         options.violationStatus = violationStatus
         options.prefixOutput = !noPrefix

@@ -95,6 +95,23 @@ enum CgroupPaths {
             "this process's \(version.displayName) cgroup \(own) is not visible under \(mounts[0].mountPoint)"))
     }
 
+    /// `directory` (`--cgroup-root`) as the place for this supervisor's cgroup in `version`'s
+    /// hierarchy: it must be an absolute path at or below one of its mounts.
+    static func locate(_ version: CgroupVersion, directory: String, mountInfo: String) -> Result<CgroupLocation, FreezerUnusable> {
+        let mounts = parseMountInfo(mountInfo).filter { mount in
+            switch version {
+            case .v2: mount.fileSystemType == "cgroup2"
+            case .v1Freezer: mount.fileSystemType == "cgroup" && mount.superOptions.contains("freezer")
+            }
+        }
+        let trimmed = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        guard let mount = mounts.first(where: { relativePath(of: trimmed, under: $0.mountPoint) != nil }), trimmed.hasPrefix("/") else {
+            let mounted = mounts.first.map { "mounted at \($0.mountPoint)" } ?? "mounted here"
+            return .failure(FreezerUnusable("--cgroup-root \(directory) is not in the \(version.displayName) hierarchy \(mounted)"))
+        }
+        return .success(CgroupLocation(mountPoint: mount.mountPoint, directory: trimmed))
+    }
+
     /// `path` relative to `root` (both absolute), or `nil` when it is not at or below it.
     static func relativePath(of path: String, under root: String) -> String? {
         if root == "/" { return path }

@@ -5,6 +5,15 @@ enum CgroupSystem {
         version == .v2 ? located.v2 : located.v1Freezer
     }
 
+    /// `root` (`--cgroup-root`) for cgroup v2 when given, else this process's own cgroup.
+    static func locate(_ version: CgroupVersion, root: String?) -> Result<CgroupLocation, FreezerUnusable> {
+        guard let root, version == .v2 else { return locate(version) }
+        switch FileIO.readFile("/proc/self/mountinfo") {
+        case .success(let mountInfo): return CgroupPaths.locate(.v2, directory: root, mountInfo: mountInfo)
+        case .failure(let error): return .failure(FreezerUnusable("/proc/self can't be read: \(error.sentenceText)"))
+        }
+    }
+
     /// Both hierarchies, from one read of `/proc/self/mountinfo` and `/proc/self/cgroup`:
     /// start-up asks several times (the sweeper, then the selection), and neither changes meanwhile.
     private static let located: (v2: Result<CgroupLocation, FreezerUnusable>,
