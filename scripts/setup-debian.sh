@@ -5,7 +5,8 @@ set -euo pipefail
 
 # nginx, postgresql: the real-program tests run their own on 127.0.0.1 (RealProgramTests).
 # time: docs/performance.md measures with /usr/bin/time, and DocCommandTests runs those commands.
-packages=(libcap-dev strace procps python3 util-linux nginx postgresql time)
+# chromium: PictureTests renders the HTML picture of a run (--html) headless and checks its pixels.
+packages=(libcap-dev strace procps python3 util-linux nginx postgresql time chromium)
 missing=()
 for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

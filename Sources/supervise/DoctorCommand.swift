@@ -4,7 +4,7 @@ import SuperviseSystem
 /// `supervise doctor`: what this supervisor can do here, in lines to paste into a bug report.
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "supervise doctor",
+        commandName: "doctor",
         abstract: "Say what supervise can do here: freezers, users, capabilities.")
 
     mutating func run() {
@@ -26,20 +26,6 @@ struct DoctorCommand: ParsableCommand {
         }
         lines.append("freezer auto: \(first ?? "sigstop")")
         print(lines.joined(separator: "\n"))
-    }
-
-    /// Parses `arguments` (what follows `doctor`), runs, and exits: 0, or 2 with one error line.
-    static func runAndExit(_ arguments: [String]) -> Never {
-        do {
-            var command = try parseAsRoot(arguments)
-            try command.run()
-        } catch {
-            if exitCode(for: error).isSuccess { exit(withError: error) }
-            Descriptor.writeAll(Descriptor.standardError,
-                                "supervise doctor: error: \(oneLine(message(for: error))) (see 'supervise doctor --help')\n")
-            CurrentProcess.exit(2)
-        }
-        CurrentProcess.exit(0)
     }
 
     /// `none`, the names, or for most of them `all N but` the missing ones.

@@ -6,6 +6,9 @@ enum HelpText {
     static let discussion = """
         Durations are seconds (2.5) or have a unit: 250ms, 2s, 1m.
 
+        SUBCOMMANDS (each has its own --help)
+          report FILE --html FILE   draw a JSON report as an HTML timeline
+
         SIGNALS
           SIGUSR1            move every child to the background
           SIGUSR2            bring every child to the foreground

@@ -14,6 +14,7 @@ struct SuperviseCommand: ParsableCommand {
         usage: """
             supervise [OPTIONS] -- COMMAND [ARG...]
               supervise --config FILE [OPTIONS]
+              supervise report FILE --html FILE
               supervise doctor
             """,
         discussion: HelpText.discussion)
@@ -76,6 +77,9 @@ struct SuperviseCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Write the run's results as JUnit XML to this file.", valueName: "file"))
     var junit: String?
+
+    @Option(help: ArgumentHelp("Write the run's timeline as an HTML page to this file.", valueName: "file"))
+    var html: String?
 
     @Option(help: ArgumentHelp("The exit status when a violation killed a child.", valueName: "n"))
     var violationStatus: Int32 = 124
@@ -209,6 +213,7 @@ struct SuperviseCommand: ParsableCommand {
         options.reportPath = report
         options.junitPath = junit
         options.cgroupRoot = cgroupRoot
+        options.htmlPath = html
         options.githubAnnotations = CurrentProcess.environment.contains("GITHUB_ACTIONS=true")
         options.violationStatus = violationStatus
         options.prefixOutput = !noPrefix

@@ -1,3 +1,4 @@
+import ArgumentParser
 import SuperviseConfig
 import SuperviseLifecycle
 import SuperviseShell
@@ -12,17 +13,27 @@ func oneLine(_ message: String) -> String {
     return ControlEscapes.escaped(lines[0] + " " + items.map { $0.dropFirst(2) }.joined(separator: ", "))
 }
 
-if CommandLine.arguments.dropFirst().first == "doctor" { DoctorCommand.runAndExit(Array(CommandLine.arguments.dropFirst(2))) }
+/// `supervise NAME …` runs the subcommand NAME, parsed by its own type (its own `--help`).
+/// Anything else is the root command: `supervise -- report` runs a program called report.
+let subcommands: [String: any ParsableCommand.Type] = [
+    "report": ReportCommand.self,
+    "doctor": DoctorCommand.self,
+]
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let subcommand = arguments.first.flatMap { name in subcommands[name].map { (name, $0) } }
+let commandType: any ParsableCommand.Type = subcommand?.1 ?? SuperviseCommand.self
+let commandName = subcommand.map { "supervise \($0.0)" } ?? "supervise"
 
 // Usage errors exit with 2, as the contract says, rather than ArgumentParser's 64; one line.
 do {
-    var command = try SuperviseCommand.parseAsRoot()
+    var command = try commandType.parseAsRoot(subcommand == nil ? arguments : Array(arguments.dropFirst()))
     try command.run()
 } catch {
-    if SuperviseCommand.exitCode(for: error).isSuccess {
-        SuperviseCommand.exit(withError: error)
+    if commandType.exitCode(for: error).isSuccess {
+        commandType.exit(withError: error)
     }
-    let line = "supervise: error: \(oneLine(SuperviseCommand.message(for: error))) (see 'supervise --help')\n"
+    let line = "\(commandName): error: \(oneLine(commandType.message(for: error))) (see '\(commandName) --help')\n"
     Descriptor.writeAll(Descriptor.standardError, line)
     CurrentProcess.exit(2)
 }

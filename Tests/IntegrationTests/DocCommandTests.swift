@@ -80,6 +80,19 @@ import SuperviseTestSupport
         // docs/client.md: what not to do (the worker would run unsupervised); it needs a Swift package and a `swift run`.
         "supervise -- swift run worker":
             Plan(notRun: "a counter-example (the doc says not to run a worker this way); it needs a package to `swift run`"),
+        // docs/report.md's picture: uploader holds its task past the limit, so 124; the report is drawn from the
+        // run.json the command before it wrote, made here first.
+        "printf 'background all\\nwait exited uploader timeout=10s\\nforeground tidy\\nwait active tidy\\nterminate all\\n' | supervise --config examples/ci/two-children.toml --report run.json --html run.html":
+            Plan(status: 124),
+        "supervise report run.json --html again.html    # the same page, from the report":
+            Plan(substitutions: [("supervise report", "supervise --report run.json -- true && supervise report")]),
+        "supervise report run.json --html run.html":
+            Plan(substitutions: [("supervise report", "supervise --report run.json -- true && supervise report")]),
+        // docs/cli.md: the subcommand's synopsis.
+        "supervise report FILE --html FILE           draw a JSON report as a picture":
+            Plan(notRun: "a synopsis; docs/report.md runs the subcommand in full"),
+        "supervise report FILE --html OUT":
+            Plan(notRun: "names the subcommand in prose; docs/report.md runs it in full"),
         // docs/report.md: ci.toml is the file below; the worker holds its task past the limit, so 124.
         "printf 'background worker\\nwait exited worker timeout=10s\\n' | supervise --config ci.toml --junit results.xml":
             Plan(status: 124),

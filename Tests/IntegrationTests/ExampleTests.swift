@@ -151,8 +151,9 @@ import SuperviseTestSupport
 
     @Test func ciCheckFailsAWorkerThatHoldsItsTaskPastTheLimit() throws {
         let junit = directory.appendingPathComponent("junit.xml").path
+        let html = directory.appendingPathComponent("run.html").path
         let result = try checkLifecycle([Supervise.worker("aware-worker.sh")],
-                                        ["WORKER_ON_BACKGROUND": "hold", "JUNIT": junit])
+                                        ["WORKER_ON_BACKGROUND": "hold", "JUNIT": junit, "HTML": html])
         #expect(result.status == 124, "\(result.output)")
         #expect(result.output.contains("expiry violation"))
         #expect(result.output.contains("tasks still open: t1 (upload)"))
@@ -161,6 +162,10 @@ import SuperviseTestSupport
         #expect(xmlWellFormednessError(xml) == nil, "\(xml)")
         #expect(xml.contains("<testcase name=\"worker\"") && xml.contains("<failure message=\"expiry violation"), "\(xml)")
         #expect(xml.contains("t1 (upload)"), "\(xml)")
+        // HTML, as the example workflow sets it: the worker's lane, with the violation.
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(page.contains("data-child=\"worker\"") && page.contains("expiry violation: killed</text>"))
+        #expect(result.output.contains("lifecycle check: the timeline is drawn in \(html)"))
     }
 
     @Test func ciCheckFailsAWorkerThatOverrunsItsWindow() throws {

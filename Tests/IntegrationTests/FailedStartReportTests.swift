@@ -20,11 +20,11 @@ import Testing
 
     @Test(.skip("hiding the cgroup v1 freezer", because: unavailableReason, in: "FailedStartReportTests"))
     func aFreezerThatCanNotBeUsedEndsWith125AndAReport() throws {
-        let report = temporary.file("run.json")
+        let report = temporary.file("run.json"), html = temporary.file("run.html")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: PIDNamespace.unshare)
         process.arguments = ["--mount", "/bin/sh", "-c", "umount -l /sys/fs/cgroup/freezer && exec \"$0\" \"$@\"",
-                             Supervise.binary, "--freezer", "cgroup1", "--report", report, "--", "true"]
+                             Supervise.binary, "--freezer", "cgroup1", "--report", report, "--html", html, "--", "true"]
         let errors = Pipe()
         process.standardError = errors
         try process.run()
@@ -36,5 +36,6 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(object["exit_status"] as? Int == 125)
         #expect((object["children"] as? [Any])?.isEmpty == true)
+        #expect(try String(contentsOfFile: html, encoding: .utf8).contains("No child was launched"), "its picture says so")
     }
 }

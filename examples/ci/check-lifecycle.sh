@@ -18,6 +18,7 @@
 #   SUPERVISE_OPTIONS               more options, split on spaces (e.g. --freezer sigstop)
 #   REPORT           where to keep the JSON report (default: a temporary file)
 #   JUNIT            where to write the result as JUnit XML, for CI test reporters (default: none)
+#   HTML             where to draw the run as an HTML timeline, to look at (default: none)
 set -uo pipefail
 
 if [ $# -eq 0 ]; then
@@ -35,6 +36,7 @@ report=${REPORT:-$(mktemp)}
 
 read -r -a extra_options <<< "${SUPERVISE_OPTIONS:-}"
 [ -z "${JUNIT:-}" ] || extra_options+=(--junit "$JUNIT")
+[ -z "${HTML:-}" ] || extra_options+=(--html "$HTML")
 "$supervise" --name worker --window "$window" --limit "$limit" --expiry-warning "$expiry_warning" \
     --report "$report" "${extra_options[@]}" -- "$@" <<SCRIPT
 background
@@ -65,4 +67,5 @@ for child in json.load(open(sys.argv[1]))["children"]:
 PY
 fi
 [ -n "${REPORT:-}" ] && echo "lifecycle check: the full record is in $report"
+[ -n "${HTML:-}" ] && echo "lifecycle check: the timeline is drawn in $HTML"
 exit "$status"

@@ -3,14 +3,22 @@ import SuperviseLifecycle
 import SuperviseSystem
 
 extension Supervisor {
-    /// Writes the JSON report to `--report`, if asked: whole or not at all (``ReportFile``).
+    /// Writes the JSON report to `--report` and its picture to `--html`, if asked: each whole or
+    /// not at all (``ReportFile``). The picture is drawn from the report, as `supervise report` draws it.
     func writeReport(exitStatus: Int32) {
-        guard let path = options.reportPath else { return }
-        var text = ""
-        reportJSON(exitStatus: exitStatus).write(into: &text)
-        text += "\n"
-        if case .failure(let error) = ReportFile.write(text, to: path) {
-            logger.error("cannot write the report to \(path): \(error.sentenceText); check the directory exists and is writable")
+        guard options.reportPath != nil || options.htmlPath != nil else { return }
+        let report = reportJSON(exitStatus: exitStatus)
+        if let path = options.reportPath {
+            var text = ""
+            report.write(into: &text)
+            text += "\n"
+            if case .failure(let error) = ReportFile.write(text, to: path) {
+                logger.error("cannot write the report to \(path): \(error.sentenceText); check the directory exists and is writable")
+            }
+        }
+        if let path = options.htmlPath, let page = try? HtmlReport.page(for: report),
+           case .failure(let error) = ReportFile.write(page, to: path) {
+            logger.error("cannot write the HTML report to \(path): \(error.sentenceText); check the directory exists and is writable")
         }
     }
 

@@ -17,6 +17,8 @@ public struct SupervisorOptions: Sendable {
     public var keepGoing = false
     /// Where to write the JSON report when the run ends.
     public var reportPath: String?
+    /// Where to write the picture of the run (``HtmlReport``) when it ends.
+    public var htmlPath: String?
     /// Where to write the JUnit XML results when the run ends.
     public var junitPath: String?
     /// Print violations and failed waits as GitHub workflow commands (`::error`) at the end.
