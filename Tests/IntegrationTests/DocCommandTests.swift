@@ -91,6 +91,8 @@ import SuperviseTestSupport
         // docs/cli.md: the subcommand's synopsis.
         "supervise report FILE --html FILE           draw a JSON report as a picture":
             Plan(notRun: "a synopsis; docs/report.md runs the subcommand in full"),
+        "supervise doctor                            what supervise can do here":
+            Plan(substitutions: [("                            what supervise can do here", "")]),
         "supervise report FILE --html OUT":
             Plan(notRun: "names the subcommand in prose; docs/report.md runs it in full"),
         // docs/report.md: ci.toml is the file below; the worker holds its task past the limit, so 124.
