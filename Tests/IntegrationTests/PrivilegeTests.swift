@@ -32,6 +32,11 @@ import SuperviseTestSupport
         }
         #expect(fields["NoNewPrivs"] == "1", "\(run.stdout)")
         #expect(run.stdout.contains("ENV /nonexistent \(TestUser.name) \(TestUser.name)"), "as runuser sets them: \(run.stdout)")
+        let reported = try #require(run.child["privileges"] as? [String: Any], "the report says what it ran with")
+        #expect(reported["uid"] as? Int == Int(uid) && reported["gid"] as? Int == Int(gid), "\(reported)")
+        #expect((reported["capabilities"] as? [String])?.isEmpty == true && reported["no_new_privileges"] as? Bool == true)
+        let supervisor = try #require(run.report?["supervisor"] as? [String: Any])
+        #expect(supervisor["uid"] as? Int == 0 && supervisor["may_switch_users"] as? Bool == true, "\(supervisor)")
     }
 
     @Test(.skip("--user", because: TestUser.missingReason, in: "PrivilegeTests"))
@@ -56,6 +61,8 @@ import SuperviseTestSupport
             #expect(fields[set] == "0000000000000420", "\(set): \(run.stdout)")
         }
         #expect(fields["NoNewPrivs"] == "1")
+        let reported = run.child["privileges"] as? [String: Any]
+        #expect(reported?["capabilities"] as? [String] == ["cap_kill", "cap_net_bind_service"], "\(reported ?? [:])")
     }
 
     @Test(.skip("--user", because: TestUser.missingReason, in: "PrivilegeTests"),
@@ -97,6 +104,9 @@ import SuperviseTestSupport
             #expect(fields[set] == mine[set], "\(set): \(run.stdout)")
         }
         #expect(fields["NoNewPrivs"] == mine["NoNewPrivs"])
+        #expect(run.child["privileges"] is NSNull, "not confined: \(run.child["privileges"] ?? "missing")")
+        let supervisor = try #require(run.report?["supervisor"] as? [String: Any])
+        #expect(supervisor["uid"] as? Int == Int(getuid()), "\(supervisor)")
     }
 
     @Test(arguments: [
