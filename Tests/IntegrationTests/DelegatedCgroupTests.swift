@@ -94,18 +94,22 @@ import SuperviseTestSupport
     }
 
     @Test(.skip("cgroup v2", because: Backend.cgroup2.unavailableReason, in: suite))
-    func aRootSupervisorPutsItsCgroupInTheCgroupRoot() throws {
+    func aRootSupervisorPutsItsCgroupInTheCgroupRootAndSweepsItsStaleOnes() throws {
         let mount = try #require(Backend.mountPoint(type: "cgroup2", option: nil))
         let root = mount + "/supervise-cgroup-root-test-\(getpid())"
         try #require(mkdir(root, 0o755) == 0)
         defer { _ = eventually(timeout: 5) { rmdir(root) == 0 } }
+        // What a supervisor killed with SIGKILL leaves: no one holds it locked.
+        let stale = root + "/supervise-1-0123456789abcdef"
+        try #require(mkdir(stale, 0o755) == 0)
+        defer { rmdir(stale) }
         let run = try Supervise.run(["--control", "none", "--freezer", "cgroup2", "--cgroup-root", root, "--",
                                      "sh", "-c", "grep '^0::' /proc/self/cgroup"])
         #expect(run.status == 0, "\(run.stderr)")
         let relative = String(root.dropFirst(mount.count))
         #expect(run.stdout.hasPrefix("0::\(relative)/supervise-"), "\(run.stdout)")
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).allSatisfy { !$0.hasPrefix("supervise-") },
-                "its cgroup is removed at the end")
+                "its cgroup is removed at the end, and the stale one was swept")
     }
 
     @Test func aCgroupRootOutsideTheHierarchyIsPassedOverWithTheReason() throws {

@@ -11,7 +11,7 @@ public enum FreezerSelection {
     /// passed over. An explicit choice that can't work here throws `.freezerUnavailable` with the reason.
     public static func make(_ choice: FreezerChoice, adoption: OrphanAdoption? = nil, cgroupRoot: String? = nil)
         throws(SupervisorError) -> (freezer: any Freezer, notes: [String]) {
-        let swept = StaleCgroupSweeper.sweep()
+        let swept = StaleCgroupSweeper.sweep(cgroupRoot: cgroupRoot)
         let (freezer, notes) = try select(choice, adoption: adoption, locate: { CgroupSystem.locate($0, root: cgroupRoot) })
         return (freezer, swept + notes)
     }
