@@ -3,8 +3,9 @@ import _SuperviseCShims
 
 /// Starts children: fork and exec through the C shim, with the protocol descriptors at 3 and 4.
 ///
-/// The child gets its own process group (a session with another uid), SIGKILL as its parent-death signal (the signal follows
-/// the *thread* that spawned it: call `spawn` from a thread that lives as long as the supervisor),
+/// The child gets its own process group (a session of its own when it runs as another user),
+/// SIGKILL as its parent-death signal (the signal follows the *thread* that spawned it: call
+/// `spawn` from a thread that lives as long as the supervisor),
 /// the cgroup of `cgroupProcsFD` before it runs any code of its own, exactly fds 0-4, every
 /// signal at its default disposition, an empty signal mask, and the request's privileges.
 public enum Spawner {
@@ -37,31 +38,31 @@ public enum Spawner {
         let groups = privileges.identity?.groups ?? []
         let error = searchPath.withCString { searchPath in
             groups.withUnsafeBufferPointer { groups in
-            withCredentials(privileges, groups: groups) { credentials in
-            withOptionalCString(request.workingDirectory) { workingDirectory in
-                var attributes = _supervise_spawn_attributes(
-                    file: argv.pointers[0]!,
-                    argv: argv.pointers,
-                    envp: envp.pointers,
-                    search_path: searchPath,
-                    pid_value: pidValue.map { envp.pointers[$0.entry]! + $0.offset },
-                    working_directory: workingDirectory,
-                    stdin_fd: request.stdin,
-                    stdout_fd: request.stdout,
-                    stderr_fd: request.stderr,
-                    events_fd: request.eventsFD,
-                    requests_fd: request.requestsFD,
-                    cgroup_directory_fd: request.cgroupDirectoryFD ?? -1,
-                    cgroup_procs_fd: request.cgroupProcsFD ?? -1,
-                    take_terminal: request.takeTerminal ? 1 : 0,
-                    set_open_files_limit: request.openFilesLimit == nil ? 0 : 1,
-                    open_files_soft: request.openFilesLimit?.soft ?? 0,
-                    open_files_hard: request.openFilesLimit?.hard ?? 0,
-                    credentials: credentials,
-                    new_session: privileges.identity == nil ? 0 : 1)
-                return _supervise_spawn(&attributes, &pid, &failedStep)
-            }
-            }
+                withCredentials(privileges, groups: groups) { credentials in
+                    withOptionalCString(request.workingDirectory) { workingDirectory in
+                        var attributes = _supervise_spawn_attributes(
+                            file: argv.pointers[0]!,
+                            argv: argv.pointers,
+                            envp: envp.pointers,
+                            search_path: searchPath,
+                            pid_value: pidValue.map { envp.pointers[$0.entry]! + $0.offset },
+                            working_directory: workingDirectory,
+                            stdin_fd: request.stdin,
+                            stdout_fd: request.stdout,
+                            stderr_fd: request.stderr,
+                            events_fd: request.eventsFD,
+                            requests_fd: request.requestsFD,
+                            cgroup_directory_fd: request.cgroupDirectoryFD ?? -1,
+                            cgroup_procs_fd: request.cgroupProcsFD ?? -1,
+                            take_terminal: request.takeTerminal ? 1 : 0,
+                            set_open_files_limit: request.openFilesLimit == nil ? 0 : 1,
+                            open_files_soft: request.openFilesLimit?.soft ?? 0,
+                            open_files_hard: request.openFilesLimit?.hard ?? 0,
+                            credentials: credentials,
+                            new_session: privileges.identity == nil ? 0 : 1)
+                        return _supervise_spawn(&attributes, &pid, &failedStep)
+                    }
+                }
             }
         }
         guard error == 0 else {
