@@ -4,7 +4,7 @@ import SuperviseSystem
 /// `supervise doctor`: what this supervisor can do here, in lines to paste into a bug report.
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "doctor",
+        commandName: "supervise doctor",
         abstract: "Say what supervise can do here: freezers, users, capabilities.")
 
     mutating func run() {
