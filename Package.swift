@@ -20,6 +20,10 @@ let package = Package(
         // C for what Swift can't do safely between fork and exec.
         .target(name: "_SuperviseCShims"),
 
+        // libcap, found by pkg-config: capability names and the kernel's capability count,
+        // worked out in the supervisor before a child is forked (docs/security.md).
+        .systemLibrary(name: "CLibcap", pkgConfig: "libcap", providers: [.apt(["libcap-dev"])]),
+
         // The wire codec shared by the supervisor and the client library: pure, no I/O.
         .target(name: "SuperviseProtocol"),
 
@@ -42,6 +46,7 @@ let package = Package(
                 "SuperviseProtocol",
                 "SuperviseSystemCall",
                 "_SuperviseCShims",
+                "CLibcap",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

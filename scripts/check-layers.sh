@@ -14,7 +14,7 @@ allowed_imports() {
         SuperviseProtocol) echo "" ;;
         SuperviseSystemCall) echo "Glibc SystemPackage" ;;
         SuperviseLifecycle) echo "SuperviseProtocol" ;;
-        SuperviseSystem) echo "SuperviseLifecycle SuperviseProtocol SuperviseSystemCall _SuperviseCShims SystemPackage Glibc" ;;
+        SuperviseSystem) echo "SuperviseLifecycle SuperviseProtocol SuperviseSystemCall _SuperviseCShims CLibcap SystemPackage Glibc" ;;
         # SuperviseProtocol for LaunchState (`launch = "background"`); Glibc for the signal
         # numbers of the signal table only.
         SuperviseConfig) echo "SuperviseLifecycle SuperviseProtocol SuperviseSystem Glibc" ;;

@@ -30,6 +30,13 @@ if [ ${#missing[@]} -gt 0 ]; then
         $sudo systemctl disable --quiet nginx.service 2>/dev/null || true
     fi
 fi
+# The privilege tests run children as this unprivileged user (docs/security.md); they make it
+# themselves when run as root, this saves them the trouble.
+if ! getent passwd supervise-test >/dev/null; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin supervise-test
+fi
 if ! command -v swift >/dev/null; then
     echo "setup-debian: swift is not on PATH; install a Swift 6 toolchain (swift.org/install) and retry" >&2
     exit 1

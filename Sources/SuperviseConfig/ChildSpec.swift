@@ -13,10 +13,13 @@ public struct ChildSpec: Equatable, Sendable {
     public var settings: LifecycleSettings
     public var freezer: FreezerChoice
     public var restart: RestartRules
+    /// Who the child runs as and which capabilities it keeps (docs/security.md).
+    public private(set) var privileges: ChildPrivileges
 
     public init(name: String, command: [String], environment: [String: String] = [:],
                 workingDirectory: String? = nil, settings: LifecycleSettings = LifecycleSettings(),
-                freezer: FreezerChoice = .auto, restart: RestartRules = RestartRules()) {
+                freezer: FreezerChoice = .auto, restart: RestartRules = RestartRules(),
+                privileges: ChildPrivileges = ChildPrivileges()) {
         self.name = name
         self.command = command
         self.environment = environment
@@ -24,5 +27,16 @@ public struct ChildSpec: Equatable, Sendable {
         self.settings = settings
         self.freezer = freezer
         self.restart = restart
+        self.privileges = ChildPrivileges()
+        confine(privileges)
+    }
+
+    /// Gives the child `privileges`, and its user's `HOME`, `USER` and `LOGNAME` (as `runuser`
+    /// sets them) where its own `environment` doesn't set them.
+    public mutating func confine(_ privileges: ChildPrivileges) {
+        self.privileges = privileges
+        for (key, value) in privileges.identity?.loginEnvironment ?? [:] where environment[key] == nil {
+            environment[key] = value
+        }
     }
 }

@@ -16,7 +16,9 @@ public enum ConfigFile {
     /// The restart policy: allowed at the top level (defaults) and in each child's table.
     public static let restartKeys = ["restart", "restart-delay", "restart-delay-max", "restart-after-violation"]
     /// What to run: only in a child's table.
-    public static let commandKeys = ["command", "env", "cwd"]
+    public static let commandKeys = ["command", "env", "cwd"] + privilegeKeys
+    /// Who the child runs as and what it may do: only in a child's table.
+    public static let privilegeKeys = ["user", "group", "groups", "capabilities", "allow-new-privileges"]
 
     /// Reads and checks the config file at `path`, with `commandLine` applied as
     /// described above. Children come back in the order the file lists them.
@@ -79,6 +81,7 @@ public enum ConfigFile {
         }
         var spec = ChildSpec(name: name, command: command, environment: own.environment,
                              workingDirectory: own.workingDirectory)
+        spec.confine(try reader.privileges(of: own, section: section))
         (spec.settings, spec.freezer) = defaults.settings.merged(with: commandLine).merged(with: own.settings).resolved()
         for level in [defaults, own] {
             if let policy = level.restart { spec.restart.policy = policy }
@@ -143,4 +146,9 @@ struct ConfigLevel {
     var command: [String]?
     var environment: [String: String] = [:]
     var workingDirectory: String?
+    var user: (text: String, line: Int)?
+    var group: (text: String, line: Int)?
+    var groups: (texts: [String], line: Int)?
+    var capabilities: (names: [String], line: Int)?
+    var allowsNewPrivileges = false
 }

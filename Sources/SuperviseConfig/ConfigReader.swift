@@ -88,8 +88,66 @@ struct ConfigReader {
                 throw fail("expected a directory path, found '\(ControlText.excerpt(directory))'")
             }
             level.workingDirectory = directory
+        case "user" where section != nil: level.user = (try nameOrNumber(value, fail), entry.line)
+        case "group" where section != nil: level.group = (try nameOrNumber(value, fail), entry.line)
+        case "groups" where section != nil:
+            guard case .array(let elements) = value else {
+                throw fail("expected an array of group names or gids like [\"audio\", 44], found \(value.typeName)")
+            }
+            var texts: [String] = []
+            for element in elements { texts.append(try nameOrNumber(element, fail)) }
+            level.groups = (texts, entry.line)
+        case "capabilities" where section != nil:
+            guard case .array(let elements) = value else {
+                throw fail("expected an array of names like [\"cap_net_bind_service\"], found \(value.typeName)")
+            }
+            var names: [String] = []
+            for element in elements {
+                guard case .string(let name) = element else {
+                    throw fail("expected capability names, found \(element.typeName) in it")
+                }
+                names.append(name)
+            }
+            level.capabilities = (names, entry.line)
+        case "allow-new-privileges" where section != nil:
+            guard case .boolean(let flag) = value else { throw fail("expected true or false, found \(value.typeName)") }
+            level.allowsNewPrivileges = flag
         default:
             throw unknownKey(entry, key: key, section: section)
+        }
+    }
+
+    /// The privileges a child's table asks for, with names resolved now: an unknown user,
+    /// group or capability is a mistake in the file, found before anything is launched.
+    func privileges(of level: ConfigLevel, section: String) throws(UsageError) -> ChildPrivileges {
+        var privileges = ChildPrivileges(allowsNewPrivileges: level.allowsNewPrivileges)
+        if let capabilities = level.capabilities {
+            do throws(PrivilegeLookupError) {
+                privileges.capabilities = try CapabilitySet.parse(capabilities.names)
+            } catch {
+                throw self.error(capabilities.line, "\(section) capabilities: \(error.message)")
+            }
+        }
+        guard let user = level.user else {
+            if let stray = level.group?.line ?? level.groups?.line {
+                throw self.error(stray, "\(section) group and groups need a user: add user = \"NAME\"")
+            }
+            return privileges
+        }
+        do throws(PrivilegeLookupError) {
+            privileges.identity = try UserDatabase.identity(user: user.text, group: level.group?.text,
+                                                            groups: level.groups?.texts)
+        } catch {
+            throw self.error(user.line, "\(section) user: \(error.message)")
+        }
+        return privileges
+    }
+
+    private func nameOrNumber(_ value: TOMLValue, _ fail: (String) -> UsageError) throws(UsageError) -> String {
+        switch value {
+        case .string(let name) where !name.isEmpty && !name.contains("\0"): return name
+        case .integer(let number) where (0...Int64(UInt32.max - 1)).contains(number): return String(number)
+        default: throw fail("expected a name or a number, found \(ControlText.excerpt("\(value)"))")
         }
     }
 

@@ -212,16 +212,12 @@ static void run_child(const _supervise_spawn_attributes *attributes, pid_t paren
         report_fd = moved;
     }
 
-    if (setpgid(0, 0) != 0) {
+    if (attributes->new_session) {
+        if (setsid() < 0) {
+            report_and_exit(report_fd, _SUPERVISE_STEP_SESSION, errno);
+        }
+    } else if (setpgid(0, 0) != 0) {
         report_and_exit(report_fd, _SUPERVISE_STEP_PROCESS_GROUP, errno);
-    }
-
-    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) {
-        report_and_exit(report_fd, _SUPERVISE_STEP_PARENT_DEATH_SIGNAL, errno);
-    }
-    if (getppid() != parent) {
-        // The supervisor died before the parent-death signal was armed: nobody is left to tell.
-        _exit(127);
     }
 
     if (!placed_in_cgroup && attributes->cgroup_procs_fd >= 0) {
@@ -261,6 +257,23 @@ static void run_child(const _supervise_spawn_attributes *attributes, pid_t paren
     error = reset_signal_dispositions();
     if (error != 0) {
         report_and_exit(report_fd, _SUPERVISE_STEP_SIGNALS, error);
+    }
+
+    if (attributes->credentials != NULL) {
+        int step = 0;
+        error = _supervise_apply_credentials(attributes->credentials, &step);
+        if (error != 0) {
+            report_and_exit(report_fd, step, error);
+        }
+    }
+
+    // After the credentials: a change of uid or gid clears the parent-death signal.
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) {
+        report_and_exit(report_fd, _SUPERVISE_STEP_PARENT_DEATH_SIGNAL, errno);
+    }
+    if (getppid() != parent) {
+        // The supervisor died before the parent-death signal was armed: nobody is left to tell.
+        _exit(127);
     }
 
     if (attributes->pid_value != NULL) {
@@ -345,8 +358,9 @@ int _supervise_spawn(const _supervise_spawn_attributes *attributes, pid_t *pid, 
         run_child(attributes, parent, report_pipe[1], placed_in_cgroup);
     }
     int fork_error = errno;
-    if (child > 0) {
+    if (child > 0 && !attributes->new_session) {
         // Also done by the child: whichever runs first, the group exists before we return.
+        // (Not for a new session: setsid fails in a process that already leads a group.)
         // EACCES (the child already exec'd) and ESRCH are fine: the child did it itself.
         setpgid(child, child);
     }

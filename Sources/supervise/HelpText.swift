@@ -8,6 +8,7 @@ enum HelpText {
 
         SUBCOMMANDS (each has its own --help)
           report FILE --html FILE   draw a JSON report as an HTML timeline
+          doctor                    what supervise can do here: freezers, users
 
         SIGNALS
           SIGUSR1            move every child to the background

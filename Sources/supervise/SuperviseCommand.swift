@@ -15,6 +15,7 @@ struct SuperviseCommand: ParsableCommand {
             supervise [OPTIONS] -- COMMAND [ARG...]
               supervise --config FILE [OPTIONS]
               supervise report FILE --html FILE
+              supervise doctor
             """,
         discussion: HelpText.discussion)
 
@@ -51,6 +52,9 @@ struct SuperviseCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The freezer; by default (auto), the first that works.",
                                valueName: "freezer"))
     var freezer: FreezerChoice?
+
+    @Option(help: ArgumentHelp("Make the cgroup v2 freezer's cgroups in this one.", valueName: "path"))
+    var cgroupRoot: String?
 
     @Option(help: ArgumentHelp("The state a child starts in. (default foreground)", valueName: "state"))
     var launch: LaunchState?
@@ -97,6 +101,16 @@ struct SuperviseCommand: ParsableCommand {
     @Flag(help: "Don't prefix several children's output with names.")
     var noPrefix = false
 
+    @Option(help: ArgumentHelp("Run the child as this user (docs/security.md).", valueName: "user[:group]"))
+    var user: String?
+
+    @Option(help: ArgumentHelp("The child's only capabilities, comma-separated.",
+                               valueName: "cap,..."))
+    var capabilities: String?
+
+    @Flag(help: "Let a confined child gain privileges by exec.")
+    var allowNewPrivileges = false
+
     @Argument(parsing: .postTerminator, help: ArgumentHelp("The program to run, after --.", valueName: "command"))
     var command: [String] = []
 
@@ -112,6 +126,13 @@ struct SuperviseCommand: ParsableCommand {
         }
         if config != nil, name != nil {
             throw ValidationError("--name is for a single child; name children in the config file")
+        }
+        if config != nil, user != nil || capabilities != nil || allowNewPrivileges {
+            throw ValidationError("--user, --capabilities and --allow-new-privileges are for a single child; "
+                + "set user, capabilities and allow-new-privileges in the config file's child tables")
+        }
+        if let cgroupRoot, !cgroupRoot.hasPrefix("/") {
+            throw ValidationError("--cgroup-root must be an absolute path in the cgroup v2 hierarchy, not '\(cgroupRoot)'")
         }
         if let maxTasks, !(1...1_000_000).contains(maxTasks) {
             throw ValidationError("--max-tasks must be between 1 and 1000000, not \(maxTasks)")
@@ -147,7 +168,30 @@ struct SuperviseCommand: ParsableCommand {
         }
         let (settings, freezerChoice) = overrides.resolved()
         let childName = name ?? ChildName.from(command: childCommand[0])
-        return [ChildSpec(name: childName, command: childCommand, settings: settings, freezer: freezerChoice)]
+        return [ChildSpec(name: childName, command: childCommand, settings: settings, freezer: freezerChoice,
+                          privileges: try privileges())]
+    }
+
+    /// What --user, --capabilities and --allow-new-privileges ask for, names resolved.
+    private func privileges() throws(UsageError) -> ChildPrivileges {
+        var privileges = ChildPrivileges(allowsNewPrivileges: allowNewPrivileges)
+        if let capabilities {
+            let names = capabilities.isEmpty ? [] : capabilities.split(separator: ",", omittingEmptySubsequences: false)
+            do throws(PrivilegeLookupError) {
+                privileges.capabilities = try CapabilitySet.parse(names.map(String.init))
+            } catch {
+                throw UsageError("--capabilities: \(error.message)")
+            }
+        }
+        if let user {
+            let parts = user.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            do throws(PrivilegeLookupError) {
+                privileges.identity = try UserDatabase.identity(user: parts[0], group: parts.count > 1 ? parts[1] : nil)
+            } catch {
+                throw UsageError("--user: \(error.message)")
+            }
+        }
+        return privileges
     }
 
     mutating func run() throws {
@@ -168,6 +212,7 @@ struct SuperviseCommand: ParsableCommand {
         options.keepGoing = keepGoing
         options.reportPath = report
         options.junitPath = junit
+        options.cgroupRoot = cgroupRoot
         options.htmlPath = html
         options.githubAnnotations = CurrentProcess.environment.contains("GITHUB_ACTIONS=true")
         options.violationStatus = violationStatus

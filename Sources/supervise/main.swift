@@ -17,6 +17,7 @@ func oneLine(_ message: String) -> String {
 /// Anything else is the root command: `supervise -- report` runs a program called report.
 let subcommands: [String: any ParsableCommand.Type] = [
     "report": ReportCommand.self,
+    "doctor": DoctorCommand.self,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -69,6 +69,9 @@ import SuperviseTestSupport
         // docs/freezers.md
         "systemd-run --user --scope -p Delegate=yes supervise -- ./worker":
             Plan(notRun: "needs a systemd user session (a delegated cgroup for a user); root runs the same command without it"),
+        // docs/security.md: the server becomes a check that the child runs as www-data (a root supervisor, as the doc says).
+        "supervise --user www-data --capabilities cap_net_bind_service -- ./server --port 80":
+            Plan(substitutions: [("./server --port 80", "sh -c 'test \"$(id -un)\" = www-data'")]),
         // Inline code that names an option rather than giving a command.
         "supervise --config": Plan(notRun: "names the option in prose; not a whole command"),
         "supervise --report FILE": Plan(notRun: "names the option in prose; not a whole command (docs/report.md runs it in full)"),
@@ -88,6 +91,8 @@ import SuperviseTestSupport
         // docs/cli.md: the subcommand's synopsis.
         "supervise report FILE --html FILE           draw a JSON report as a picture":
             Plan(notRun: "a synopsis; docs/report.md runs the subcommand in full"),
+        "supervise doctor                            what supervise can do here":
+            Plan(substitutions: [("                            what supervise can do here", "")]),
         "supervise report FILE --html OUT":
             Plan(notRun: "names the subcommand in prose; docs/report.md runs it in full"),
         // docs/report.md: ci.toml is the file below; the worker holds its task past the limit, so 124.

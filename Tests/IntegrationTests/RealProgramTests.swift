@@ -17,8 +17,7 @@ import SuperviseTestSupport
     func postgresIsFrozenResumedAndStoppedWhole(backend: Backend) throws {
         let cluster = try PostgresCluster()
         defer { cluster.remove() }
-        let supervise = try LiveSupervise(["--freezer", backend.rawValue, "--name", "postgres"] + Self.options
-                                          + ["--"] + cluster.serverCommand)
+        let supervise = try LiveSupervise(["--freezer", backend.rawValue, "--config", try cluster.writeConfig()])
         let seen = SeenProcesses()
         var cgroup: String?
         defer {
@@ -29,7 +28,11 @@ import SuperviseTestSupport
         let status = try #require(supervise.status())
         let postmaster = try #require((status["pid"] as? Int).map(Int32.init))
         cgroup = status["cgroup"] as? String
-        #expect(cluster.postmasterPid == postmaster, "setpriv execs postgres: the postmaster is supervise's child")
+        #expect(cluster.postmasterPid == postmaster, "no runuser in between: the postmaster is supervise's child")
+        let credentials = try String(contentsOfFile: "/proc/\(postmaster)/status", encoding: .utf8)
+        let uid = getpwnam("postgres")!.pointee.pw_uid
+        #expect(credentials.contains("Uid:\t\(uid)\t\(uid)\t\(uid)\t\(uid)\n"), "runs as postgres: \(credentials)")
+        #expect(credentials.contains("CapEff:\t0000000000000000\n") && credentials.contains("NoNewPrivs:\t1\n"), "\(credentials)")
 
         let query = try cluster.startQuery("SELECT pg_sleep(2)")
         defer { if query.isRunning { query.terminate() } }

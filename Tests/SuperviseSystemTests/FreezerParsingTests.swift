@@ -35,6 +35,18 @@ import Testing
             == .success(CgroupLocation(mountPoint: "/sys/fs/cgroup/freezer", directory: "/sys/fs/cgroup/freezer")))
     }
 
+    @Test func aCgroupRootMustBeInTheV2Hierarchy() {
+        let delegated = "/sys/fs/cgroup/user.slice/user-1000.slice/user@1000.service/app.slice"
+        #expect(CgroupPaths.locate(.v2, directory: delegated + "/", mountInfo: Self.pureV2MountInfo)
+            == .success(CgroupLocation(mountPoint: "/sys/fs/cgroup", directory: delegated)))
+        #expect(CgroupPaths.locate(.v2, directory: "/sys/fs/cgroup", mountInfo: Self.pureV2MountInfo)
+            == .success(CgroupLocation(mountPoint: "/sys/fs/cgroup", directory: "/sys/fs/cgroup")))
+        for outside in ["/tmp", "/sys/fs/cgroupx/a", "sys/fs/cgroup/a"] {
+            #expect(CgroupPaths.locate(.v2, directory: outside, mountInfo: Self.pureV2MountInfo)
+                == .failure(FreezerUnusable("--cgroup-root \(outside) is not in the cgroup v2 hierarchy mounted at /sys/fs/cgroup")))
+        }
+    }
+
     @Test func pureV2JoinsTheNestedPathAndHasNoV1Freezer() {
         #expect(CgroupPaths.locate(.v2, mountInfo: Self.pureV2MountInfo, processCgroups: Self.pureV2Cgroup)
             == .success(CgroupLocation(

@@ -95,6 +95,33 @@ struct SpawnerTests {
         #expect(error?.message.contains("placing it in its cgroup") == true)
     }
 
+    @Test func aFailedCredentialStepIsNamedWithItsErrno() throws {
+        // More supplementary groups than the kernel takes (NGROUPS_MAX, 65536): setgroups says EINVAL.
+        let identity = ChildIdentity(uid: getuid(), gid: getgid(), groups: Array(repeating: getgid(), count: 70_000))
+        let error = #expect(throws: SupervisorError.self) {
+            try Child.spawn(["/bin/true"], privileges: ChildPrivileges(identity: identity))
+        }
+        #expect(error?.code == .system)
+        #expect(error?.message == "cannot start '/bin/true': setting its supplementary groups (setgroups) failed: "
+            + "Invalid argument", "\(error?.message ?? "")")
+    }
+
+    @Test(.skip("capabilities", because: getuid() == 0 ? nil : "dropping the bounding set needs root (CAP_SETPCAP)",
+                in: "SpawnerTests"))
+    func aConfinedChildKeepsOnlyItsCapabilitiesAndLeadsASession() throws {
+        let identity = ChildIdentity(uid: 65534, gid: 65534, groups: [65534, 4_000_000])
+        let privileges = ChildPrivileges(identity: identity, capabilities: CapabilitySet(mask: 1 << 10))
+        let child = try Child.spawn(["sleep", "30"], privileges: privileges)
+        defer { child.kill() }
+        let status = try String(contentsOfFile: "/proc/\(child.pid)/status", encoding: .utf8)
+        for line in ["Uid:\t65534\t65534\t65534\t65534", "Gid:\t65534\t65534\t65534\t65534", "Groups:\t65534 4000000 ",
+                     "CapInh:\t0000000000000400", "CapPrm:\t0000000000000400", "CapEff:\t0000000000000400",
+                     "CapBnd:\t0000000000000400", "CapAmb:\t0000000000000400", "NoNewPrivs:\t1"] {
+            #expect(status.contains(line + "\n"), "\(line) in:\n\(status)")
+        }
+        #expect(getsid(child.pid) == child.pid)
+    }
+
     @Test func emptyCommandIsRefused() throws {
         let error = #expect(throws: SupervisorError.self) { try Child.spawn([]) }
         #expect(error?.code == .spawn(status: 127))
@@ -275,7 +302,8 @@ private struct Child {
     static func spawn(
         _ arguments: [String], environment: [String] = ["PATH=/usr/bin:/bin"],
         workingDirectory: String? = nil, stdout: Int32 = 1, stderr: Int32 = 2, cgroupProcsFD: Int32? = nil, takeTerminal: Bool = false,
-        pidVariable: String? = nil, openFilesLimit: (soft: UInt64, hard: UInt64)? = nil
+        pidVariable: String? = nil, openFilesLimit: (soft: UInt64, hard: UInt64)? = nil,
+        privileges: ChildPrivileges = ChildPrivileges()
     ) throws -> Child {
         let channels = try ProtocolChannels()
         let devNull = open("/dev/null", O_RDWR | O_CLOEXEC)
@@ -288,7 +316,7 @@ private struct Child {
             stdin: devNull, stdout: stdout, stderr: stderr,
             eventsFD: channels.eventsRead, requestsFD: channels.requestsWrite,
             cgroupProcsFD: cgroupProcsFD, takeTerminal: takeTerminal, pidVariable: pidVariable,
-            openFilesLimit: openFilesLimit)
+            openFilesLimit: openFilesLimit, privileges: privileges)
         do {
             return Child(pid: try Spawner.spawn(request), channels: channels)
         } catch {

@@ -41,7 +41,8 @@ extension Supervisor {
                 cgroupDirectoryFD: child.unit.placementDirectoryFD,
                 takeTerminal: options.control == .none && Descriptor.isTerminal(Descriptor.standardInput),
                 pidVariable: "SUPERVISE_PID",
-                openFilesLimit: openFilesLimit)
+                openFilesLimit: openFilesLimit,
+                privileges: spec.privileges)
             let pid: Int32
             do throws(SupervisorError) {
                 pid = try Spawner.spawn(request)

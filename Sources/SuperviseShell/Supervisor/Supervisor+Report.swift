@@ -27,8 +27,32 @@ extension Supervisor {
         return .object([
             ("version", .int(2)),
             ("settings", settingsJSON(first.settings, freezer: first.freezer)),
+            ("supervisor", supervisorJSON(SupervisorPrivileges.current())),
             ("exit_status", .int(Int64(exitStatus))),
             ("children", .array(children.map(childReport))),
+        ])
+    }
+
+    /// Who the supervisor ran as and what it could grant (`supervise doctor` says the same).
+    private func supervisorJSON(_ privileges: SupervisorPrivileges) -> JSONValue {
+        .object([
+            ("uid", .int(Int64(privileges.uid))),
+            ("user", .string(privileges.userName)),
+            ("capabilities", .array(privileges.effective.names.map(JSONValue.string))),
+            ("may_switch_users", .bool(privileges.missingForUserSwitch.isEmpty)),
+        ])
+    }
+
+    /// What a confined child ran with, or null for one with the supervisor's own privileges.
+    private func privilegesJSON(_ privileges: ChildPrivileges) -> JSONValue {
+        guard privileges.isConfined else { return .null }
+        let identity = privileges.identity
+        return .object([
+            ("uid", identity.map { .int(Int64($0.uid)) } ?? .null),
+            ("gid", identity.map { .int(Int64($0.gid)) } ?? .null),
+            ("groups", identity.map { .array($0.groups.map { .int(Int64($0)) }) } ?? .null),
+            ("capabilities", .array(privileges.grantedCapabilities.names.map(JSONValue.string))),
+            ("no_new_privileges", .bool(!privileges.allowsNewPrivileges)),
         ])
     }
 
@@ -68,6 +92,7 @@ extension Supervisor {
             ("pid", child.pid > 0 ? .int(Int64(child.pid)) : .null),
             ("freezer", .string(child.unit.kind.rawValue)),
             ("cgroup", .string(child.unit.cgroupPath)),
+            ("privileges", privilegesJSON(child.spec.privileges)),
             ("settings", settingsJSON(child.spec.settings, freezer: child.spec.freezer)),
             ("aware", .bool(lifecycle.aware)),
             ("state", .string(lifecycle.state.rawValue)),

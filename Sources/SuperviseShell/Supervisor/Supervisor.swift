@@ -114,7 +114,7 @@ public final class Supervisor {
     private func prepareFreezers() throws(SupervisorError) {
         let adoption = OrphanAdoption(adopter: CurrentProcess.id, soleChild: specs.count == 1)
         for choice in Set(specs.map(\.freezer)) where freezers[choice] == nil {
-            let (freezer, notes) = try FreezerSelection.make(choice, adoption: adoption)
+            let (freezer, notes) = try FreezerSelection.make(choice, adoption: adoption, cgroupRoot: options.cgroupRoot)
             for note in notes { logger.info("\(note)") }
             freezers[choice] = freezer
         }

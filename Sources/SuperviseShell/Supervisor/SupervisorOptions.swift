@@ -32,6 +32,9 @@ public struct SupervisorOptions: Sendable {
     public var freezerUnavailableStatus: Int32 = 125
     /// Print a human summary of the run on stderr when it ends (``RunSummaryText``).
     public var summary = false
+    /// The cgroup v2 directory this supervisor's cgroup is made in (`--cgroup-root`), instead of
+    /// the one it runs in.
+    public var cgroupRoot: String?
     /// What each signal sent to the supervisor does.
     public var signalTable: SignalTable = .standard
 

@@ -83,12 +83,7 @@ enum CgroupPaths {
     /// The same from the parsed files, so that both hierarchies are found from one parse.
     static func locate(_ version: CgroupVersion, mounts: [MountInfo],
                        cgroups: ProcessCgroups) -> Result<CgroupLocation, FreezerUnusable> {
-        let mounts = mounts.filter { mount in
-            switch version {
-            case .v2: mount.fileSystemType == "cgroup2"
-            case .v1Freezer: mount.fileSystemType == "cgroup" && mount.superOptions.contains("freezer")
-            }
-        }
+        let mounts = hierarchy(version, in: mounts)
         guard !mounts.isEmpty else {
             return .failure(FreezerUnusable("no \(version.displayName) hierarchy is mounted"))
         }
@@ -105,6 +100,34 @@ enum CgroupPaths {
         }
         return .failure(FreezerUnusable(
             "this process's \(version.displayName) cgroup \(own) is not visible under \(mounts[0].mountPoint)"))
+    }
+
+    /// `directory` (`--cgroup-root`) as the place for this supervisor's cgroup in `version`'s
+    /// hierarchy: it must be an absolute path at or below one of its mounts.
+    static func locate(_ version: CgroupVersion, directory: String, mountInfo: String) -> Result<CgroupLocation, FreezerUnusable> {
+        locate(version, directory: directory, mounts: parseMountInfo(mountInfo))
+    }
+
+    /// The same from the parsed mounts.
+    static func locate(_ version: CgroupVersion, directory: String,
+                       mounts: [MountInfo]) -> Result<CgroupLocation, FreezerUnusable> {
+        let mounts = hierarchy(version, in: mounts)
+        let trimmed = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        guard let mount = mounts.first(where: { relativePath(of: trimmed, under: $0.mountPoint) != nil }), trimmed.hasPrefix("/") else {
+            let mounted = mounts.first.map { "mounted at \($0.mountPoint)" } ?? "mounted here"
+            return .failure(FreezerUnusable("--cgroup-root \(directory) is not in the \(version.displayName) hierarchy \(mounted)"))
+        }
+        return .success(CgroupLocation(mountPoint: mount.mountPoint, directory: trimmed))
+    }
+
+    /// The mounts of `version`'s hierarchy.
+    static func hierarchy(_ version: CgroupVersion, in mounts: [MountInfo]) -> [MountInfo] {
+        mounts.filter { mount in
+            switch version {
+            case .v2: mount.fileSystemType == "cgroup2"
+            case .v1Freezer: mount.fileSystemType == "cgroup" && mount.superOptions.contains("freezer")
+            }
+        }
     }
 
     /// `path` relative to `root` (both absolute), or `nil` when it is not at or below it.

@@ -1,24 +1,25 @@
 /// This process's cgroups, read from `/proc/self`.
 enum CgroupSystem {
-    /// Where this process's own cgroup is in `version`'s hierarchy, or why there is none.
-    static func locate(_ version: CgroupVersion) -> Result<CgroupLocation, FreezerUnusable> {
-        version == .v2 ? located.v2 : located.v1Freezer
+    /// `root` (`--cgroup-root`) for cgroup v2 when given, else this process's own cgroup.
+    static func locate(_ version: CgroupVersion, root: String?) -> Result<CgroupLocation, FreezerUnusable> {
+        guard let root, version == .v2 else { return locate(version) }
+        return procSelf.flatMap { CgroupPaths.locate(.v2, directory: root, mounts: $0.mounts) }
     }
 
-    /// Both hierarchies, from one read and one parse of `/proc/self/mountinfo` and `/proc/self/cgroup`:
-    /// start-up asks several times (the sweeper, then the selection), and neither changes meanwhile.
-    private static let located: (v2: Result<CgroupLocation, FreezerUnusable>,
-                                 v1Freezer: Result<CgroupLocation, FreezerUnusable>) = {
+    /// Where this process's own cgroup is in `version`'s hierarchy, or why there is none.
+    static func locate(_ version: CgroupVersion) -> Result<CgroupLocation, FreezerUnusable> {
+        procSelf.flatMap { CgroupPaths.locate(version, mounts: $0.mounts, cgroups: $0.cgroups) }
+    }
+
+    /// The cgroup mounts and this process's cgroups, from one read and one parse of
+    /// `/proc/self/mountinfo` and `/proc/self/cgroup`: start-up asks several times (the sweeper,
+    /// then the selection), and neither changes meanwhile.
+    private static let procSelf: Result<(mounts: [MountInfo], cgroups: ProcessCgroups), FreezerUnusable> = {
         switch (FileIO.readFile("/proc/self/mountinfo"), FileIO.readFile("/proc/self/cgroup")) {
         case (.success(let mountInfo), .success(let processCgroups)):
-            let mounts = CgroupPaths.parseMountInfo(mountInfo)
-            let cgroups = CgroupPaths.parseProcessCgroups(processCgroups)
-            return (CgroupPaths.locate(.v2, mounts: mounts, cgroups: cgroups),
-                    CgroupPaths.locate(.v1Freezer, mounts: mounts, cgroups: cgroups))
+            return .success((CgroupPaths.parseMountInfo(mountInfo), CgroupPaths.parseProcessCgroups(processCgroups)))
         case (.failure(let error), _), (_, .failure(let error)):
-            let failure = Result<CgroupLocation, FreezerUnusable>.failure(
-                FreezerUnusable("/proc/self can't be read: \(error.sentenceText)"))
-            return (failure, failure)
+            return .failure(FreezerUnusable("/proc/self can't be read: \(error.sentenceText)"))
         }
     }()
 }

@@ -1,14 +1,18 @@
+import Glibc
+
 /// Makes the freezer a run asked for, or for `auto` the first that works here.
 public enum FreezerSelection {
     /// Sweeps stale cgroups of dead supervisors, then makes the freezer for `choice`.
     ///
-    /// `adoption` tells the sigstop freezer where orphans of the children's trees go.
+    /// `adoption` tells the sigstop freezer where orphans of the children's trees go; `cgroupRoot`
+    /// (`--cgroup-root`) is the cgroup v2 directory this supervisor's cgroup is made in, instead
+    /// of the one it runs in.
     /// `notes` are log lines: the sweep, and which backend was picked and why the others were
     /// passed over. An explicit choice that can't work here throws `.freezerUnavailable` with the reason.
-    public static func make(_ choice: FreezerChoice, adoption: OrphanAdoption? = nil)
+    public static func make(_ choice: FreezerChoice, adoption: OrphanAdoption? = nil, cgroupRoot: String? = nil)
         throws(SupervisorError) -> (freezer: any Freezer, notes: [String]) {
-        let swept = StaleCgroupSweeper.sweep()
-        let (freezer, notes) = try select(choice, adoption: adoption, locate: CgroupSystem.locate)
+        let swept = StaleCgroupSweeper.sweep(cgroupRoot: cgroupRoot)
+        let (freezer, notes) = try select(choice, adoption: adoption, locate: { CgroupSystem.locate($0, root: cgroupRoot) })
         return (freezer, swept + notes)
     }
 
@@ -28,14 +32,35 @@ public enum FreezerSelection {
                 notes.append(usableNote(freezer))
                 return (freezer, notes)
             case .failure(let unusable) where choice == .auto:
-                notes.append("\(kind.rawValue) passed over: \(unusable.reason)")
+                notes.append("\(kind.rawValue) passed over: \(unusable.reason)"
+                             + (kind == .cgroup2 && getuid() != 0 ? "; \(delegationAdvice)" : ""))
             case .failure(let unusable):
                 throw SupervisorError(.freezerUnavailable,
-                                      "--freezer \(kind.rawValue) can't be used here: \(unusable.reason); run as root or in a "
-                                      + "delegated cgroup (systemd-run --user -p Delegate=yes), or use --freezer auto")
+                                      "--freezer \(kind.rawValue) can't be used here: \(unusable.reason); \(delegationAdvice), "
+                                      + "or use --freezer auto")
             }
         }
         preconditionFailure("sigstop is always usable")
+    }
+
+    /// How a user gets a cgroup freezer without root.
+    private static let delegationAdvice = "run as root or in a delegated cgroup (systemd-run --user --scope -p "
+        + "Delegate=yes, or a cgroup v2 directory chowned to this user, given as --cgroup-root)"
+
+    /// Whether `kind` works here, found by making it and removing what that made: where, or
+    /// why not, for `supervise doctor`.
+    public static func diagnose(_ kind: FreezerKind) -> (usable: Bool, text: String) {
+        switch make(kind, adoption: nil, locate: CgroupSystem.locate) {
+        case .success(let freezer):
+            defer { freezer.removeAll() }
+            switch freezer {
+            case let v2 as CgroupV2Freezer: return (true, "cgroup2: usable below \(parent(of: v2.directory))")
+            case let v1 as CgroupV1Freezer: return (true, "cgroup1: usable below \(parent(of: v1.directory))")
+            default: return (true, "sigstop: usable (always; its processes can see the stop)")
+            }
+        case .failure(let unusable):
+            return (false, "\(kind.rawValue): not usable: \(unusable.reason)")
+        }
     }
 
     private static func make(_ kind: FreezerKind, adoption: OrphanAdoption?,

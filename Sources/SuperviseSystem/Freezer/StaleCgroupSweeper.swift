@@ -10,9 +10,10 @@ public enum StaleCgroupSweeper {
     ///
     /// Returns one log line per cgroup that held anything. A bare one (no process, no child cgroup) goes
     /// without a line: it may be brand-new, its maker not locking it yet, and then that maker makes another.
-    public static func sweep() -> [String] {
+    /// With `cgroupRoot` (`--cgroup-root`), the v2 ones are looked for there.
+    public static func sweep(cgroupRoot: String? = nil) -> [String] {
         sweep([CgroupVersion.v2, .v1Freezer].compactMap { version in
-            guard case .success(let location) = CgroupSystem.locate(version) else { return nil }
+            guard case .success(let location) = CgroupSystem.locate(version, root: cgroupRoot) else { return nil }
             return (version, location.directory)
         })
     }

@@ -39,7 +39,12 @@ struct SpawnFailure {
         case ENOENT, ENOTDIR:
             command.contains("/") ? "; check the path" : "; check the name and PATH"
         case EACCES, EPERM:
-            "; make it executable (chmod +x) on a filesystem not mounted noexec"
+            if let uid = request.privileges.identity?.uid {
+                "; make it executable (chmod +x) by uid \(uid), in directories it may enter, "
+                    + "on a filesystem not mounted noexec"
+            } else {
+                "; make it executable (chmod +x) on a filesystem not mounted noexec"
+            }
         case ENOEXEC:
             "; give it a #! line, or run it with sh"
         default:
@@ -59,6 +64,15 @@ struct SpawnFailure {
         case _SUPERVISE_STEP_TERMINAL: "giving it the terminal"
         case _SUPERVISE_STEP_OPEN_FILES_LIMIT: "restoring its open-files limit"
         case _SUPERVISE_STEP_SIGNALS: "resetting its signals"
+        case _SUPERVISE_STEP_SESSION: "making its session (setsid)"
+        case _SUPERVISE_STEP_GROUPS: "setting its supplementary groups (setgroups)"
+        case _SUPERVISE_STEP_GID: "switching to gid \(request.privileges.identity?.gid ?? 0) (setresgid)"
+        case _SUPERVISE_STEP_BOUNDING_SET: "dropping its capability bounding set (needs CAP_SETPCAP)"
+        case _SUPERVISE_STEP_KEEP_CAPABILITIES: "keeping its capabilities across the uid change (PR_SET_KEEPCAPS)"
+        case _SUPERVISE_STEP_UID: "switching to uid \(request.privileges.identity?.uid ?? 0) (setresuid)"
+        case _SUPERVISE_STEP_CAPABILITIES: "setting its capabilities (capset)"
+        case _SUPERVISE_STEP_AMBIENT: "raising its ambient capabilities"
+        case _SUPERVISE_STEP_NO_NEW_PRIVILEGES: "setting no-new-privileges"
         default: "step \(step)"
         }
     }

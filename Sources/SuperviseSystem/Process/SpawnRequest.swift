@@ -24,12 +24,14 @@ public struct SpawnRequest: Sendable {
     public var pidVariable: String?
     /// The open-files limit to restore in the child (the supervisor raised its own).
     public var openFilesLimit: (soft: UInt64, hard: UInt64)?
+    /// Who the child runs as and what it may do; the default keeps the supervisor's.
+    public var privileges: ChildPrivileges
 
     public init(arguments: [String], environment: [String], workingDirectory: String? = nil,
                 stdin: Int32 = 0, stdout: Int32 = 1, stderr: Int32 = 2,
                 eventsFD: Int32, requestsFD: Int32, cgroupProcsFD: Int32? = nil, cgroupDirectoryFD: Int32? = nil,
                 takeTerminal: Bool = false, pidVariable: String? = nil,
-                openFilesLimit: (soft: UInt64, hard: UInt64)? = nil) {
+                openFilesLimit: (soft: UInt64, hard: UInt64)? = nil, privileges: ChildPrivileges = ChildPrivileges()) {
         self.arguments = arguments
         self.environment = environment
         self.workingDirectory = workingDirectory
@@ -43,5 +45,6 @@ public struct SpawnRequest: Sendable {
         self.takeTerminal = takeTerminal
         self.pidVariable = pidVariable
         self.openFilesLimit = openFilesLimit
+        self.privileges = privileges
     }
 }

@@ -3,10 +3,11 @@ import _SuperviseCShims
 
 /// Starts children: fork and exec through the C shim, with the protocol descriptors at 3 and 4.
 ///
-/// The child gets its own process group, SIGKILL as its parent-death signal (the signal follows
-/// the *thread* that spawned it: call `spawn` from a thread that lives as long as the supervisor),
+/// The child gets its own process group (a session of its own when it runs as another user),
+/// SIGKILL as its parent-death signal (the signal follows the *thread* that spawned it: call
+/// `spawn` from a thread that lives as long as the supervisor),
 /// the cgroup of `cgroupProcsFD` before it runs any code of its own, exactly fds 0-4, every
-/// signal at its default disposition and an empty signal mask.
+/// signal at its default disposition, an empty signal mask, and the request's privileges.
 public enum Spawner {
     /// Starts the child; returns its pid (which is also its process group id).
     ///
@@ -33,27 +34,35 @@ public enum Spawner {
 
         var pid: pid_t = 0
         var failedStep: Int32 = 0
+        let privileges = request.privileges
+        let groups = privileges.identity?.groups ?? []
         let error = searchPath.withCString { searchPath in
-            withOptionalCString(request.workingDirectory) { workingDirectory in
-                var attributes = _supervise_spawn_attributes(
-                    file: argv.pointers[0]!,
-                    argv: argv.pointers,
-                    envp: envp.pointers,
-                    search_path: searchPath,
-                    pid_value: pidValue.map { envp.pointers[$0.entry]! + $0.offset },
-                    working_directory: workingDirectory,
-                    stdin_fd: request.stdin,
-                    stdout_fd: request.stdout,
-                    stderr_fd: request.stderr,
-                    events_fd: request.eventsFD,
-                    requests_fd: request.requestsFD,
-                    cgroup_directory_fd: request.cgroupDirectoryFD ?? -1,
-                    cgroup_procs_fd: request.cgroupProcsFD ?? -1,
-                    take_terminal: request.takeTerminal ? 1 : 0,
-                    set_open_files_limit: request.openFilesLimit == nil ? 0 : 1,
-                    open_files_soft: request.openFilesLimit?.soft ?? 0,
-                    open_files_hard: request.openFilesLimit?.hard ?? 0)
-                return _supervise_spawn(&attributes, &pid, &failedStep)
+            groups.withUnsafeBufferPointer { groups in
+                withCredentials(privileges, groups: groups) { credentials in
+                    withOptionalCString(request.workingDirectory) { workingDirectory in
+                        var attributes = _supervise_spawn_attributes(
+                            file: argv.pointers[0]!,
+                            argv: argv.pointers,
+                            envp: envp.pointers,
+                            search_path: searchPath,
+                            pid_value: pidValue.map { envp.pointers[$0.entry]! + $0.offset },
+                            working_directory: workingDirectory,
+                            stdin_fd: request.stdin,
+                            stdout_fd: request.stdout,
+                            stderr_fd: request.stderr,
+                            events_fd: request.eventsFD,
+                            requests_fd: request.requestsFD,
+                            cgroup_directory_fd: request.cgroupDirectoryFD ?? -1,
+                            cgroup_procs_fd: request.cgroupProcsFD ?? -1,
+                            take_terminal: request.takeTerminal ? 1 : 0,
+                            set_open_files_limit: request.openFilesLimit == nil ? 0 : 1,
+                            open_files_soft: request.openFilesLimit?.soft ?? 0,
+                            open_files_hard: request.openFilesLimit?.hard ?? 0,
+                            credentials: credentials,
+                            new_session: privileges.identity == nil ? 0 : 1)
+                        return _supervise_spawn(&attributes, &pid, &failedStep)
+                    }
+                }
             }
         }
         guard error == 0 else {
@@ -72,6 +81,25 @@ public enum Spawner {
             return String(cString: inherited)
         }
         return "/bin:/usr/bin"
+    }
+
+    /// The credentials `privileges` gives the child, or nil when it keeps the supervisor's.
+    private static func withCredentials<R>(
+        _ privileges: ChildPrivileges, groups: UnsafeBufferPointer<UInt32>,
+        _ body: (UnsafePointer<_supervise_credentials>?) -> R
+    ) -> R {
+        guard privileges.isConfined else { return body(nil) }
+        let identity = privileges.identity
+        var credentials = _supervise_credentials(
+            change_identity: identity == nil ? 0 : 1,
+            uid: identity?.uid ?? 0,
+            gid: identity?.gid ?? 0,
+            groups: groups.baseAddress,
+            group_count: Int32(groups.count),
+            capabilities: privileges.grantedCapabilities.mask,
+            last_capability: CapabilitySet.lastKnown,
+            no_new_privileges: privileges.allowsNewPrivileges ? 0 : 1)
+        return body(&credentials)
     }
 
     /// C strings end at the first NUL: a string with one inside would reach the child cut short.

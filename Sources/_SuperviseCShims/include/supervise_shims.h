@@ -1,6 +1,7 @@
 #ifndef SUPERVISE_SHIMS_H
 #define SUPERVISE_SHIMS_H
 
+#include <stdint.h>
 #include <sys/types.h>
 
 /// Where a spawn failed: the step reported with the errno.
@@ -16,6 +17,39 @@
 #define _SUPERVISE_STEP_SIGNALS 9
 #define _SUPERVISE_STEP_WORKING_DIRECTORY 10
 #define _SUPERVISE_STEP_EXEC 11
+#define _SUPERVISE_STEP_SESSION 12
+#define _SUPERVISE_STEP_GROUPS 13
+#define _SUPERVISE_STEP_GID 14
+#define _SUPERVISE_STEP_BOUNDING_SET 15
+#define _SUPERVISE_STEP_KEEP_CAPABILITIES 16
+#define _SUPERVISE_STEP_UID 17
+#define _SUPERVISE_STEP_CAPABILITIES 18
+#define _SUPERVISE_STEP_AMBIENT 19
+#define _SUPERVISE_STEP_NO_NEW_PRIVILEGES 20
+
+/// The privileges a confined child runs with, as plain values computed by the supervisor
+/// before the fork (docs/security.md).
+typedef struct _supervise_credentials {
+    /// Non-zero: switch to `uid`, `gid` and exactly the `group_count` supplementary `groups`.
+    int change_identity;
+    uid_t uid;
+    gid_t gid;
+    const gid_t * _Nullable groups;
+    int group_count;
+    /// Bit N set: the child keeps capability N, in every set (bounding, permitted, effective,
+    /// inheritable, ambient); every other capability up to `last_capability` is dropped.
+    uint64_t capabilities;
+    /// The highest capability number the running kernel knows.
+    int last_capability;
+    /// Non-zero: set no-new-privileges, so no exec can give the child more than this.
+    int no_new_privileges;
+} _supervise_credentials;
+
+/// Applies `credentials` to the calling process, async-signal-safe (raw system calls only; no
+/// allocation, no glibc set*id wrapper that signals other threads). For a spawner's child
+/// between fork and exec. Returns 0, or the errno with `*failed_step` set to the step.
+int _supervise_apply_credentials(const _supervise_credentials * _Nonnull credentials,
+                                 int * _Nonnull failed_step);
 
 /// What the child is made of. Everything is allocated by the caller before the fork.
 typedef struct _supervise_spawn_attributes {
@@ -48,9 +82,15 @@ typedef struct _supervise_spawn_attributes {
     int set_open_files_limit;
     unsigned long long open_files_soft;
     unsigned long long open_files_hard;
+    /// NULL: the child keeps the supervisor's uid, gids and capabilities. Otherwise applied
+    /// after the cgroup placement (which needs the supervisor's rights) and before exec.
+    const _supervise_credentials * _Nullable credentials;
+    /// Non-zero: the child leads a new session (setsid) rather than only a new process group,
+    /// so that no other session's process may send it SIGCONT.
+    int new_session;
 } _supervise_spawn_attributes;
 
-/// Forks and execs a child in its own process group, with the parent-death signal SIGKILL,
+/// Forks and execs a child in its own process group (or session), with the parent-death signal SIGKILL,
 /// in a cgroup if asked, with exactly fds 0-4 open, default signal dispositions and an empty
 /// signal mask.
 ///

@@ -2,7 +2,8 @@ import Foundation
 import SuperviseTestSupport
 
 /// A throwaway PostgreSQL cluster in a temporary directory, owned by the `postgres` user
-/// (initdb and postgres refuse to run as root), serving on 127.0.0.1 and a socket of its own.
+/// (initdb and postgres refuse to run as root: supervise runs both with `--user`/`user`),
+/// serving on 127.0.0.1 and a socket of its own.
 struct PostgresCluster {
     /// The newest `/usr/lib/postgresql/N/bin` with the server and client programs, as Debian lays them out.
     static let binDirectory: String? = {
@@ -19,8 +20,7 @@ struct PostgresCluster {
     static var missingReason: String? {
         if binDirectory == nil { return "PostgreSQL is not installed: no /usr/lib/postgresql/N/bin with initdb, postgres, psql, pg_isready" }
         if getpwnam("postgres") == nil { return "there is no user 'postgres' to run PostgreSQL as" }
-        if !FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") { return "util-linux's setpriv is not installed" }
-        if getuid() != 0 { return "PostgreSQL must be started as user 'postgres', which needs root" }
+        if getuid() != 0 { return "PostgreSQL must be started as user 'postgres' (supervise --user), which needs root" }
         return nil
     }
 
@@ -37,19 +37,28 @@ struct PostgresCluster {
         guard let user = getpwnam("postgres"), chown(directory.path, user.pointee.pw_uid, user.pointee.pw_gid) == 0 else {
             throw SetupFailure("could not give \(directory.path) to user postgres")
         }
-        let initdb = try Self.run(Self.asPostgres(["initdb", "-D", dataDirectory, "-U", "postgres", "-A", "trust",
-                                                   "--no-sync", "--no-instructions"]))
+        let initdb = try Self.run([Supervise.binary, "--control", "none", "--log-level", "error", "--user", "postgres", "--",
+                                   Self.program("initdb"), "-D", dataDirectory, "-U", "postgres", "-A", "trust",
+                                   "--no-sync", "--no-instructions"])
         guard initdb.status == 0 else {
             remove()
             throw SetupFailure("initdb failed (\(initdb.status)): \(initdb.output)")
         }
     }
 
-    /// The server's command line for supervise: setpriv execs postgres, so the postmaster is
-    /// supervise's child itself.
-    var serverCommand: [String] {
-        Self.asPostgres(["postgres", "-D", dataDirectory, "-k", socketDirectory, "-p", "\(port)",
-                         "-c", "listen_addresses=127.0.0.1"])
+    /// `examples/postgres/postgres.toml` with this cluster's server, directory and port, written
+    /// into the directory: the server runs as `postgres` by the config's `user`, with nothing
+    /// between supervise and the postmaster.
+    func writeConfig() throws -> String {
+        var text = try String(contentsOfFile: ExampleTests.example("postgres/postgres.toml"), encoding: .utf8)
+        for (from, to) in [("/usr/lib/postgresql/15/bin", Self.binDirectory ?? ""),
+                           ("/var/tmp/supervise-postgres", directory.path), ("\"5432\"", "\"\(port)\"")] {
+            guard text.contains(from) else { throw SetupFailure("examples/postgres/postgres.toml no longer has \(from)") }
+            text = text.replacingOccurrences(of: from, with: to)
+        }
+        let path = directory.appendingPathComponent("supervise.toml").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
     }
 
     /// Whether the server answers within about `timeout` seconds (libpq waits at least 2 s).
@@ -88,11 +97,6 @@ struct PostgresCluster {
     private var connection: [String] { ["-h", socketDirectory, "-p", "\(port)", "-U", "postgres"] }
 
     private static func program(_ name: String) -> String { (binDirectory ?? "") + "/" + name }
-
-    private static func asPostgres(_ command: [String]) -> [String] {
-        ["/usr/bin/setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--", program(command[0])]
-            + command.dropFirst()
-    }
 
     /// Runs a command to its end, with its stdout and stderr together.
     private static func run(_ command: [String]) throws -> (status: Int32, output: String) {
