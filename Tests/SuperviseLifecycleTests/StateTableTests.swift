@@ -20,7 +20,7 @@ import Testing
         #expect(h.state == state)
     }
 
-    @Test(arguments: [ChildState.terminating, .exited])
+    @Test(arguments: [ChildState.terminating, .exited, .notRunning])
     func backgroundIsRefusedWhenStopping(state: ChildState) {
         var h = LifecycleHarness.inState(state)
         let actions = h.handle(.background)
@@ -56,7 +56,7 @@ import Testing
         #expect(h.machine.nextDeadline == nil)
     }
 
-    @Test(arguments: [ChildState.terminating, .exited])
+    @Test(arguments: [ChildState.terminating, .exited, .notRunning])
     func foregroundIsRefusedWhenStopping(state: ChildState) {
         var h = LifecycleHarness.inState(state)
         let actions = h.handle(.foreground)
@@ -123,9 +123,11 @@ import Testing
         #expect(h.machine.exit?.countedStatus == 137)
     }
 
-    @Test func terminateWhenExitedIsANoOp() {
-        var h = LifecycleHarness.exited()
+    @Test(arguments: [ChildState.exited, .notRunning])
+    func terminateWithoutAProcessIsANoOp(state: ChildState) {
+        var h = LifecycleHarness.inState(state)
         #expect(h.handle(.terminate(escalate: true)) == [])
+        #expect(h.state == state)
     }
 
     // MARK: begin
@@ -157,10 +159,31 @@ import Testing
         #expect(h.request(.end(id: id("late"))) == [])
     }
 
-    @Test func requestsAfterExitAreIgnored() {
-        var h = LifecycleHarness.exited()
+    @Test(arguments: [ChildState.exited, .notRunning])
+    func requestsWithoutAProcessAreIgnored(state: ChildState) {
+        var h = LifecycleHarness.inState(state)
         #expect(h.request(.begin(id: id("x"), name: nil)) == [])
         #expect(h.request(.done(seq: 1)) == [])
+        #expect(h.handle(.malformed(RequestError(code: .badID, request: "begin"))) == [])
+    }
+
+    // MARK: reclaim
+
+    @Test func reclaimKillsASuspendedChildWithoutNoticeAndThawsItsFreezer() {
+        var h = LifecycleHarness.suspended()
+        #expect(h.handle(.reclaim) == [.stateChanged(.terminating), .killTree, .thaw])
+        #expect(h.machine.nextDeadline == nil)
+        h.handle(.exited(.signaled(9), treeEmpty: false))
+        #expect(h.state == .notRunning && h.machine.isFinished)
+        #expect(h.take().last == .killTree, "what it left behind is killed too")
+        #expect(h.machine.exit?.by == .reclaim && h.machine.exit?.countedStatus == 0 && h.machine.exit?.inTime == nil)
+    }
+
+    @Test(arguments: [ChildState.launching, .active, .background, .suspending, .terminating, .exited, .notRunning])
+    func reclaimTakesOnlyASuspendedChild(state: ChildState) {
+        var h = LifecycleHarness.inState(state)
+        #expect(h.handle(.reclaim) == [])
+        #expect(h.state == state)
     }
 
     // MARK: done
