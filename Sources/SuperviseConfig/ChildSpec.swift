@@ -13,6 +13,10 @@ public struct ChildSpec: Equatable, Sendable {
     public var settings: LifecycleSettings
     public var freezer: FreezerChoice
     public var restart: RestartRules
+    /// Launched when the run starts; `false` leaves it `not-running` until an event launches it.
+    public var autostart = true
+    /// Between children suspended at the same instant, the lower is reclaimed first.
+    public var priority = 0
 
     public init(name: String, command: [String], environment: [String: String] = [:],
                 workingDirectory: String? = nil, settings: LifecycleSettings = LifecycleSettings(),

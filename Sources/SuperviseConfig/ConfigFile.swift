@@ -17,16 +17,32 @@ public enum ConfigFile {
     public static let restartKeys = ["restart", "restart-delay", "restart-delay-max", "restart-after-violation"]
     /// What to run: only in a child's table.
     public static let commandKeys = ["command", "env", "cwd"]
+    /// Starting and reclaiming: allowed at the top level (defaults) and in each child's table.
+    public static let startKeys = ["autostart", "priority"]
+    /// The whole run: only at the top level.
+    public static let runKeys = ["suspended-memory"]
 
     /// Reads and checks the config file at `path`, with `commandLine` applied as
     /// described above. Children come back in the order the file lists them.
     public static func load(path: String, commandLine: SettingsOverrides) throws(UsageError) -> [ChildSpec] {
-        try parse(text: readText(path: path), path: path, commandLine: commandLine)
+        try loadRun(path: path, commandLine: commandLine).children
+    }
+
+    /// The children (as ``load(path:commandLine:)``) and the settings of the whole run.
+    public static func loadRun(path: String, commandLine: SettingsOverrides) throws(UsageError) -> ConfigRun {
+        try parseRun(text: readText(path: path), path: path, commandLine: commandLine)
     }
 
     /// Checks the config `text`, read from `path` (used in error messages only).
     public static func parse(text: String, path: String, commandLine: SettingsOverrides) throws(UsageError)
         -> [ChildSpec]
+    {
+        try parseRun(text: text, path: path, commandLine: commandLine).children
+    }
+
+    /// Checks the config `text`: its children and the settings of the whole run.
+    public static func parseRun(text: String, path: String, commandLine: SettingsOverrides) throws(UsageError)
+        -> ConfigRun
     {
         let root: TOMLTable
         do {
@@ -63,7 +79,7 @@ public enum ConfigFile {
             specs.append(try childSpec(name: name, table: table, defaults: defaults, commandLine: commandLine,
                                        reader: reader))
         }
-        return specs
+        return ConfigRun(children: specs, suspendedMemory: defaults.suspendedMemory)
     }
 
     private static func childSpec(
@@ -85,6 +101,8 @@ public enum ConfigFile {
             if let delay = level.restartDelay { spec.restart.delay = delay }
             if let delayMax = level.restartDelayMax { spec.restart.delayMax = delayMax }
             if let afterViolation = level.restartAfterViolation { spec.restart.afterViolation = afterViolation }
+            if let autostart = level.autostart { spec.autostart = autostart }
+            if let priority = level.priority { spec.priority = priority }
         }
         if let problem = spec.settings.problem {
             throw reader.error(table.line, "\(section) \(problem) (from the file's defaults, the command line "
@@ -140,7 +158,24 @@ struct ConfigLevel {
     var restartDelay: Duration?
     var restartDelayMax: Duration?
     var restartAfterViolation: Bool?
+    var autostart: Bool?
+    var priority: Int?
+    /// Top level only.
+    var suspendedMemory: UInt64?
     var command: [String]?
     var environment: [String: String] = [:]
     var workingDirectory: String?
+}
+
+/// What a config file says: the children, and the settings of the whole run.
+public struct ConfigRun: Sendable {
+    /// In the order the file lists them.
+    public var children: [ChildSpec]
+    /// `suspended-memory`, in bytes.
+    public var suspendedMemory: UInt64?
+
+    public init(children: [ChildSpec], suspendedMemory: UInt64?) {
+        self.children = children
+        self.suspendedMemory = suspendedMemory
+    }
 }

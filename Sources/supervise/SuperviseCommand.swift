@@ -67,6 +67,12 @@ struct SuperviseCommand: ParsableCommand {
     @Flag(help: "Go on after a stdin command that can't be run.")
     var keepGoing = false
 
+    @Flag(help: "Stay up for events after every child has exited.")
+    var keepRunning = false
+
+    @Option(help: ArgumentHelp("Reclaim suspended children over this memory: 512M.", valueName: "size"))
+    var suspendedMemory: String?
+
     @Option(help: ArgumentHelp("Write the run's JSON report to this file when it ends.", valueName: "file"))
     var report: String?
 
@@ -119,6 +125,17 @@ struct SuperviseCommand: ParsableCommand {
             throw ValidationError("--name '\(name)' must be letters, digits, '.', '_' or '-', and not 'all'")
         }
         if let problem = overrides.resolved().settings.problem { throw ValidationError(problem) }
+        _ = try memoryBudget()
+    }
+
+    /// `--suspended-memory` in bytes, if given.
+    func memoryBudget() throws(ValidationError) -> UInt64? {
+        guard let suspendedMemory else { return nil }
+        do throws(UsageError) {
+            return try MemorySize.parse(suspendedMemory)
+        } catch {
+            throw ValidationError("--suspended-memory: \(error.message)")
+        }
     }
 
     var overrides: SettingsOverrides {
@@ -136,20 +153,25 @@ struct SuperviseCommand: ParsableCommand {
         return overrides
     }
 
-    /// The children to run, from the config file or the command line.
-    func childSpecs() throws -> [ChildSpec] {
+    /// The children to run, from the config file or the command line, and the config's settings
+    /// of the whole run.
+    func childSpecs() throws -> ConfigRun {
         if let config {
-            return try ConfigFile.load(path: config, commandLine: overrides)
+            return try ConfigFile.loadRun(path: config, commandLine: overrides)
         }
         let (settings, freezerChoice) = overrides.resolved()
         let childName = name ?? ChildName.from(command: childCommand[0])
-        return [ChildSpec(name: childName, command: childCommand, settings: settings, freezer: freezerChoice)]
+        return ConfigRun(children: [ChildSpec(name: childName, command: childCommand, settings: settings,
+                                              freezer: freezerChoice)],
+                         suspendedMemory: nil)
     }
 
     mutating func run() throws {
         let specs: [ChildSpec]
+        let configured: ConfigRun
         do {
-            specs = try childSpecs()
+            configured = try childSpecs()
+            specs = configured.children
         } catch let error as UsageError {
             throw ValidationError(error.message)
         }
@@ -162,6 +184,8 @@ struct SuperviseCommand: ParsableCommand {
         var options = SupervisorOptions()
         options.control = control
         options.keepGoing = keepGoing
+        options.keepRunning = keepRunning
+        options.suspendedMemory = try memoryBudget() ?? configured.suspendedMemory
         options.reportPath = report
         options.junitPath = junit
         options.githubAnnotations = CurrentProcess.environment.contains("GITHUB_ACTIONS=true")

@@ -30,6 +30,11 @@ public struct SupervisorOptions: Sendable {
     public var freezerUnavailableStatus: Int32 = 125
     /// Print a human summary of the run on stderr when it ends (``RunSummaryText``).
     public var summary = false
+    /// Stay up after every child has exited, for events, while commands can still come.
+    public var keepRunning = false
+    /// The most memory the suspended children may hold together, in bytes; over it, the one
+    /// suspended longest is reclaimed. `nil`: no budget.
+    public var suspendedMemory: UInt64?
     /// What each signal sent to the supervisor does.
     public var signalTable: SignalTable = .standard
 
