@@ -5,13 +5,13 @@ import Foundation
 /// Measures supervise against its peers and the kernel's floors, prints a table and
 /// writes bench-results/latest.json. See docs/performance.md.
 let arguments = CommandLine.arguments.dropFirst()
-let usage = "usage: supervise-bench [--quick | --full] [--only latency,pause,timers,startup,idle,scale,throughput]"
+let usage = "usage: supervise-bench [--quick | --full] [--only latency,relaunch,pause,timers,startup,idle,scale,throughput]"
 if arguments.contains("--help") || arguments.contains("-h") {
     print(usage)
     exit(0)
 }
 let full = arguments.contains("--full")
-let all = ["latency", "pause", "timers", "startup", "idle", "scale", "throughput"]
+let all = ["latency", "relaunch", "pause", "timers", "startup", "idle", "scale", "throughput"]
 var selected = all
 if let index = arguments.firstIndex(of: "--only"), arguments.index(after: index) < arguments.endIndex {
     selected = arguments[arguments.index(after: index)].split(separator: ",").map(String.init)
@@ -50,6 +50,7 @@ for figure in selected {
     do {
         switch figure {
         case "latency": try bench.latency()
+        case "relaunch": try bench.relaunch()
         case "pause": try bench.pause()
         case "timers": try bench.timers()
         case "startup": try bench.startup()
