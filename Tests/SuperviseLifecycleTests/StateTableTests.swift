@@ -2,8 +2,23 @@ import SuperviseProtocol
 import Testing
 @testable import SuperviseLifecycle
 
-/// Every cell of the contract's state × input table.
+/// Every cell of the contract's state × input table, for one run. An `event` to an exited or
+/// not-running child launches a new run: those cells are the core's (``NotRunningTests``).
 @Suite(.timeLimit(.minutes(5))) struct StateTableTests {
+    // MARK: launching
+
+    @Test func whileLaunchingMovesAreRefusedTasksGrantedDoneStaleAndTerminateStartsTheGrace() {
+        var h = LifecycleHarness.inState(.launching)
+        #expect(h.handle(.background) == [.refuse("cannot move to the background: the child is launching")])
+        #expect(h.handle(.foreground) == [.refuse("cannot bring to the foreground: the child is launching")])
+        #expect(h.request(.begin(id: id("early"), name: nil)) == [])
+        #expect(h.machine.openTasks.map(\.id) == [id("early")])
+        #expect(h.request(.done(seq: 1)) == [.send(.error(RequestError(code: .staleDone, request: "done 1")))])
+        #expect(h.handle(.terminate(escalate: false)) == [.stateChanged(.terminating), .signalTree(15)],
+                "unaware until its first window: the stop signal")
+        #expect(h.state == .terminating)
+    }
+
     // MARK: background
 
     @Test func backgroundFromActiveEntersTheBackground() {
