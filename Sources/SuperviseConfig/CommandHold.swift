@@ -66,8 +66,8 @@ public enum CommandHold: Equatable, Sendable {
         let targets = children.filter { isWaiting(for: $0.name) }
         if targets.allSatisfy({ $0.state == state }) { return .released }
         if let stuck = targets.first(where: { $0.isDone && $0.state != state }) {
-            let now = stuck.state == .notRunning ? "is not-running" : "has exited"
-            return .failed("\(stuck.name) \(now) and can't become \(state.rawValue) while this wait holds "
+            let standing = stuck.state == .notRunning ? "is not-running" : "has exited"
+            return .failed("\(stuck.name) \(standing) and can't become \(state.rawValue) while this wait holds "
                 + "(only an event launches it)")
         }
         guard now >= deadline else { return .holds }

@@ -202,7 +202,10 @@ final class SupervisedChild {
     }
 
     func recordSnapshot(at now: Instant) {
-        guard let usage = unit.resourceUsage() else { return frozenMemory = 0 }
+        guard let usage = unit.resourceUsage() else {
+            frozenMemory = 0
+            return
+        }
         frozenMemory = UInt64(max(usage.rssKB, 0)) * 1024
         snapshots.append((now.milliseconds(since: origin), usage))
     }
