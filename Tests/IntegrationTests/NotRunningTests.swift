@@ -154,6 +154,14 @@ import SuperviseTestSupport
         #expect(run.timeline("note").contains("launched for event push"))
     }
 
+    @Test func anEventAfterTheOnlyChildExitedIsRefusedAsTheRunEnds() throws {
+        let run = try Supervise.run(["--name", "job", "--", "sh", "-c", "exit 0"], stdin: "wait exited\nevent job push\n")
+        #expect(run.status == 0, "a state's refusal is not a failed step")
+        #expect(run.stderr.contains("'event job push': job: cannot deliver event: every child has exited and the run is "
+                                    + "ending (--keep-running keeps it up)"), "\(run.stderr)")
+        #expect((run.child["runs"] as? [Any])?.count == 1)
+    }
+
     @Test func aChildNeverStartedKeepsTheRunUpUntilEndOfInput() throws {
         let path = try config(worker("idle", autostart: false))
         let live = try LiveSupervise(["--config", path])

@@ -60,6 +60,11 @@ extension Supervisor {
     private func apply(_ input: LifecycleInput, to target: ControlTarget, _ line: Int, _ text: String) {
         guard let targets = resolve(target, line, text) else { return }
         for child in targets {
+            if case .event = input, child.isFinished, runIsEnding {
+                refuse(line, text, "\(child.name): cannot deliver event: every child has exited and the run is "
+                    + "ending (--keep-running keeps it up)")
+                continue
+            }
             if case .event = input, child.isFinished, !child.wrappedUp {
                 // Its last run is over: wrapped up before the event starts the next one.
                 finishRun(of: child, at: MonotonicClock.now())

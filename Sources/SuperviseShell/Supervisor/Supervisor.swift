@@ -104,11 +104,14 @@ public final class Supervisor {
         return earliest
     }
 
-    /// The run is over: no child has a process left or a restart pending, and none can be
+    /// The run is ending: no child has a process left or a restart pending, and none can be
     /// launched again (docs/cli.md, "End of input, and the end of the run").
-    var runIsOver: Bool {
-        children.allSatisfy { $0.isDone && !keepsRunUp($0) }
+    var runIsEnding: Bool {
+        children.allSatisfy { $0.isFinished && !$0.status.restartPending && !keepsRunUp($0) }
     }
+
+    /// The run is over: it is ending, and every run is wrapped up.
+    var runIsOver: Bool { runIsEnding && children.allSatisfy(\.wrappedUp) }
 
     /// An event can still launch `child`, and the run stays up for it: a `not-running` child,
     /// or any child with `--keep-running`, while commands can still come and it was not told
