@@ -7,10 +7,13 @@
  *   end T     just before writing its last `end` (then it may be frozen at once)
  *   fg T      when it read did-become-active
  *   expire T  when it read `expire`
+ *   ev T      when it read `event SEQ KIND` (mode `event`)
  * MODE:
  *   task    on did-enter-background: begin a task, done, record, end the task
  *   hold    on did-enter-background: begin a task and done; end it only on expire
  *   ignore  like hold, but never end: killed at the limit
+ *   event   on did-enter-background: begin a task and done; on `event`: record, end the
+ *           task (so the task keeps it running until the entry's event is read)
  *   flood   in the foreground, write COUNT begin/end pairs, then an unknown request,
  *           and record "flood COUNT T0 T1" when its `error` answer is read; then exit
  */
@@ -77,6 +80,11 @@ int main(int argc, char **argv) {
                 record("end", now_ns());
                 write_string(requests_fd, text);
             }
+        } else if (strncmp(line, "event ", 6) == 0 && strcmp(mode, "event") == 0) {
+            record("ev", t);
+            char text[96];
+            snprintf(text, sizeof text, "end t%ld\n", task);
+            write_string(requests_fd, text);
         } else if (strcmp(line, "did-become-active") == 0) {
             record("fg", t);
         } else if (strncmp(line, "expire ", 7) == 0) {

@@ -11,6 +11,13 @@
  *       For supervise (any KIND not runit or s6) PROGRAM is supervise and its options, the
  *       pause command is kill(1) -USR1, and every other turn kill(2) is timed instead
  *       ("pause-KIND-kill"); runit and s6 take no PROGRAM.
+ *   bench-driver event N PARKED DIR SUPERVISE [OPTION...]
+ *       One supervise with one bench-child in `event` mode, not started (autostart =
+ *       false); N times: `event bench push` written → the child read its `event` ("event-
+ *       PARKED"), after which it parks again and the driver waits for the child to be in
+ *       PARKED: `suspended` (a resume), or `not-running` (with --suspended-memory 0 among
+ *       the OPTIONs every park is reclaimed: each event is a relaunch). DIR holds the FIFO
+ *       and the config.
  *   bench-driver startup N COMMAND...
  *       posix_spawn → waitpid of COMMAND, N times ("startup").
  *   bench-driver scale CONFIG SUPERVISE N
@@ -127,6 +134,44 @@ static void cycle(int count, const char *dir, int argc, char **argv) {
     }
     finish_supervisor(&s);
     unlink(fifo);
+}
+
+static void event(int count, const char *parked, const char *dir, int argc, char **argv) {
+    char fifo[512], config[512], text[2048];
+    snprintf(fifo, sizeof fifo, "%s/event-records-%d", dir, getpid());
+    snprintf(config, sizeof config, "%s/event-%d.toml", dir, getpid());
+    unlink(fifo);
+    if (mkfifo(fifo, 0600)) die("mkfifo %s: %s", fifo, strerror(errno));
+    struct line_reader records = { .fd = open(fifo, O_RDWR | O_CLOEXEC) };
+    char *child = getenv("BENCH_CHILD");
+    if (!child) die("BENCH_CHILD must name the bench-child program");
+    int fd = open(config, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) die("open %s: %s", config, strerror(errno));
+    snprintf(text, sizeof text, "[child.bench]\ncommand = [\"%s\", \"event\", \"%s\"]\nautostart = false\n", child, fifo);
+    write_string(fd, text);
+    close(fd);
+    char *args[argc + 4];
+    int n = 0;
+    for (int i = 0; i < argc; i++) args[n++] = argv[i];
+    args[n++] = "--config";
+    args[n++] = config;
+    args[n] = NULL;
+    struct supervisor s = start_supervisor(args);
+    char name[64];
+    snprintf(name, sizeof name, "event-%s", parked);
+    for (int i = 0; i < count; i++) {
+        snprintf(text, sizeof text, "wait %s timeout=5s\nstatus\n", i == 0 ? "not-running" : parked);
+        write_string(s.stdin_fd, text);
+        char *line = read_line(&s.out);
+        if (!line || !strstr(line, i == 0 ? "not-running" : parked)) die("expected %s, got: %s", parked, line ? line : "EOF");
+        usleep(3000); /* let the supervisor go idle */
+        int64_t t0 = now_ns();
+        write_string(s.stdin_fd, "event bench push\n");
+        sample(name, expect(&records, "ev") - t0);
+    }
+    finish_supervisor(&s);
+    unlink(fifo);
+    unlink(config);
 }
 
 /* The first child of `parent`, waiting up to 5 s for it to appear. */
@@ -347,8 +392,9 @@ int main(int argc, char **argv) {
     alarm(limit ? (unsigned)atoi(limit) : 240);
     if (argc >= 5 && strcmp(argv[1], "cycle") == 0) cycle(atoi(argv[2]), argv[3], argc - 4, argv + 4);
     else if (argc >= 5 && strcmp(argv[1], "pause") == 0) pause_peer(atoi(argv[2]), argv[3], argv[4], argc - 5, argv + 5);
+    else if (argc >= 6 && strcmp(argv[1], "event") == 0) event(atoi(argv[2]), argv[3], argv[4], argc - 5, argv + 5);
     else if (argc >= 4 && strcmp(argv[1], "startup") == 0) startup(atoi(argv[2]), argv + 3);
     else if (argc == 5 && strcmp(argv[1], "scale") == 0) scale(argv[2], argv[3], atoi(argv[4]));
-    else die("usage: bench-driver cycle|pause|startup|scale ... (see the comment at the top of driver.c)");
+    else die("usage: bench-driver cycle|event|pause|startup|scale ... (see the comment at the top of driver.c)");
     return 0;
 }

@@ -8,9 +8,9 @@ struct Bench {
     let compared: String?
     var results: Results
 
-    private var supervise: String { paths.supervise.path }
+    var supervise: String { paths.supervise.path }
     func scratch(_ name: String) -> URL { paths.scratch.appendingPathComponent(name) }
-    private func count(quick: Int, full fullCount: Int) -> Int { full ? fullCount : quick }
+    func count(quick: Int, full fullCount: Int) -> Int { full ? fullCount : quick }
 
     /// Adds one row; `judge` decides the verdict from the summary where there is a target.
     mutating func add(_ figure: String, _ subject: String, _ unit: Unit, _ values: [Double],
@@ -24,7 +24,7 @@ struct Bench {
                                 target: target, meets: judged, note: note))
     }
 
-    private func freezers() -> [String] {
+    func freezers() -> [String] {
         var found = ["sigstop"]
         if FileManager.default.isWritableFile(atPath: "/sys/fs/cgroup/freezer") { found.insert("cgroup1", at: 0) }
         if FileManager.default.isWritableFile(atPath: cgroup2Root + "/cgroup.procs") { found.insert("cgroup2", at: 0) }

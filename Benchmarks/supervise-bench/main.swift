@@ -7,13 +7,13 @@ import Foundation
 /// branch's, say) to the startup, idle and binary figures, measured in the same turns.
 /// See docs/performance.md.
 let arguments = CommandLine.arguments.dropFirst()
-let usage = "usage: supervise-bench [--quick | --full] [--only latency,pause,timers,startup,idle,scale,throughput,binary] [--compare SUPERVISE]"
+let usage = "usage: supervise-bench [--quick | --full] [--only latency,relaunch,pause,timers,startup,idle,scale,throughput,binary] [--compare SUPERVISE]"
 if arguments.contains("--help") || arguments.contains("-h") {
     print(usage)
     exit(0)
 }
 let full = arguments.contains("--full")
-let all = ["latency", "pause", "timers", "startup", "idle", "scale", "throughput", "binary"]
+let all = ["latency", "relaunch", "pause", "timers", "startup", "idle", "scale", "throughput", "binary"]
 var selected = all
 if let index = arguments.firstIndex(of: "--only"), arguments.index(after: index) < arguments.endIndex {
     selected = arguments[arguments.index(after: index)].split(separator: ",").map(String.init)
@@ -62,6 +62,7 @@ for figure in selected {
     do {
         switch figure {
         case "latency": try bench.latency()
+        case "relaunch": try bench.relaunch()
         case "pause": try bench.pause()
         case "timers": try bench.timers()
         case "startup": try bench.startup()

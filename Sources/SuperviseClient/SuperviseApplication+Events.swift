@@ -58,7 +58,7 @@ extension SuperviseApplication {
         guard let delegate else { return }
         delegate.application(self, didReceive: event)
         switch event {
-        case .didFinishLaunching(let launchState): delegate.application(self, didFinishLaunchingIn: launchState)
+        case .didFinishLaunching(let launchState, _): delegate.application(self, didFinishLaunchingIn: launchState)
         case .didBecomeActive: delegate.applicationDidBecomeActive(self)
         case .willResignActive: delegate.applicationWillResignActive(self)
         case .didEnterBackground: delegate.applicationDidEnterBackground(self)
@@ -75,11 +75,16 @@ extension SuperviseApplication {
     ) -> ((any SuperviseApplicationDelegate)?, [AsyncStream<Event>.Continuation], (@Sendable () -> Void)?) {
         var expirationHandler: (@Sendable () -> Void)?
         switch event {
-        case .didFinishLaunching(.foreground), .willResignActive, .willEnterForeground:
+        case .didFinishLaunching(.foreground, let reclaimed):
             state.applicationState = .inactive
             state.backgroundEntry = nil
-        case .didFinishLaunching(.background):
+            state.wasReclaimed = reclaimed
+        case .willResignActive, .willEnterForeground:
+            state.applicationState = .inactive
+            state.backgroundEntry = nil
+        case .didFinishLaunching(.background, let reclaimed):
             state.applicationState = .background
+            state.wasReclaimed = reclaimed
         case .didBecomeActive:
             state.applicationState = .active
             state.backgroundEntry = nil

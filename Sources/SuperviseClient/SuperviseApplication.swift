@@ -31,6 +31,8 @@ public final class SuperviseApplication: Sendable {
         /// When the current `did-enter-background` was read, and its limit.
         var backgroundEntry: (readAt: UInt64, limitMS: Int64)?
         var connected: Bool
+        /// `did-finish-launching … reclaimed` was read.
+        var wasReclaimed = false
         var nextTaskNumber = 1
         var expirationHandlers: [Int: (@Sendable () -> Void)?] = [:]
         var lastCompletedEntry: UInt64 = 0
@@ -111,6 +113,14 @@ public final class SuperviseApplication: Sendable {
     /// not supervised; `.inactive` from connecting until the first event.
     public var applicationState: ApplicationState {
         state.withLock { $0.applicationState }
+    }
+
+    /// True when this launch said `reclaimed`: the supervisor killed the process before this
+    /// one while it was suspended, to take back memory, and launched this one for an event.
+    /// Restore what was saved on entering the background (iOS's state restoration). Set
+    /// before `application(_:didFinishLaunchingIn:)` is called.
+    public var wasReclaimed: Bool {
+        state.withLock { $0.wasReclaimed }
     }
 
     /// True while the events channel is open: from connecting until the supervisor goes away.

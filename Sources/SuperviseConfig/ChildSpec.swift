@@ -15,6 +15,10 @@ public struct ChildSpec: Equatable, Sendable {
     public var restart: RestartRules
     /// Who the child runs as and which capabilities it keeps (docs/security.md).
     public private(set) var privileges: ChildPrivileges
+    /// Launched when the run starts; `false` leaves it `not-running` until an event launches it.
+    public var autostart = true
+    /// Between children suspended at the same instant, the lower is reclaimed first.
+    public var priority = 0
 
     public init(name: String, command: [String], environment: [String: String] = [:],
                 workingDirectory: String? = nil, settings: LifecycleSettings = LifecycleSettings(),

@@ -11,7 +11,8 @@ public enum CommandHold: Equatable, Sendable {
     public struct Child: Equatable, Sendable {
         public let name: String
         public let state: ChildState
-        /// Nothing more will happen to it: exited, its tree gone, no restart pending.
+        /// Nothing more will happen to it by itself: exited or not running, its tree gone, no
+        /// restart pending.
         public let isDone: Bool
 
         public init(name: String, state: ChildState, isDone: Bool) {
@@ -55,8 +56,9 @@ public enum CommandHold: Equatable, Sendable {
     }
 
     /// Judges the hold at `now` over every supervised child: a `wait` is released once all the
-    /// children it names are in its state, fails at once when one of them is done in another
-    /// state, and fails when its time is up.
+    /// children it names are in its state, fails at once when one of them is done (exited or
+    /// not running, no restart pending) in another state — only an event launches it again,
+    /// and no command runs while the wait holds — and fails when its time is up.
     public func verdict(over children: [Child], at now: Instant) -> Verdict {
         guard case .wait(let state, _, let deadline, _, _) = self else {
             return now >= deadline ? .released : .holds
@@ -64,7 +66,9 @@ public enum CommandHold: Equatable, Sendable {
         let targets = children.filter { isWaiting(for: $0.name) }
         if targets.allSatisfy({ $0.state == state }) { return .released }
         if let stuck = targets.first(where: { $0.isDone && $0.state != state }) {
-            return .failed("\(stuck.name) has exited and can't become \(state.rawValue)")
+            let standing = stuck.state == .notRunning ? "is not-running" : "has exited"
+            return .failed("\(stuck.name) \(standing) and can't become \(state.rawValue) while this wait holds "
+                + "(only an event launches it)")
         }
         guard now >= deadline else { return .holds }
         let late = targets.filter { $0.state != state }.map { "\($0.name) is \($0.state.rawValue)" }

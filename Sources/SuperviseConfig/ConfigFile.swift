@@ -19,16 +19,32 @@ public enum ConfigFile {
     public static let commandKeys = ["command", "env", "cwd"] + privilegeKeys
     /// Who the child runs as and what it may do: only in a child's table.
     public static let privilegeKeys = ["user", "group", "groups", "capabilities", "allow-new-privileges"]
+    /// Starting and reclaiming: allowed at the top level (defaults) and in each child's table.
+    public static let startKeys = ["autostart", "priority"]
+    /// The whole run: only at the top level.
+    public static let runKeys = ["suspended-memory"]
 
     /// Reads and checks the config file at `path`, with `commandLine` applied as
     /// described above. Children come back in the order the file lists them.
     public static func load(path: String, commandLine: SettingsOverrides) throws(UsageError) -> [ChildSpec] {
-        try parse(text: readText(path: path), path: path, commandLine: commandLine)
+        try loadRun(path: path, commandLine: commandLine).children
+    }
+
+    /// The children (as ``load(path:commandLine:)``) and the settings of the whole run.
+    public static func loadRun(path: String, commandLine: SettingsOverrides) throws(UsageError) -> ConfigRun {
+        try parseRun(text: readText(path: path), path: path, commandLine: commandLine)
     }
 
     /// Checks the config `text`, read from `path` (used in error messages only).
     public static func parse(text: String, path: String, commandLine: SettingsOverrides) throws(UsageError)
         -> [ChildSpec]
+    {
+        try parseRun(text: text, path: path, commandLine: commandLine).children
+    }
+
+    /// Checks the config `text`: its children and the settings of the whole run.
+    public static func parseRun(text: String, path: String, commandLine: SettingsOverrides) throws(UsageError)
+        -> ConfigRun
     {
         let root: TOMLTable
         do {
@@ -65,7 +81,7 @@ public enum ConfigFile {
             specs.append(try childSpec(name: name, table: table, defaults: defaults, commandLine: commandLine,
                                        reader: reader))
         }
-        return specs
+        return ConfigRun(children: specs, suspendedMemory: defaults.suspendedMemory)
     }
 
     private static func childSpec(
@@ -88,6 +104,8 @@ public enum ConfigFile {
             if let delay = level.restartDelay { spec.restart.delay = delay }
             if let delayMax = level.restartDelayMax { spec.restart.delayMax = delayMax }
             if let afterViolation = level.restartAfterViolation { spec.restart.afterViolation = afterViolation }
+            if let autostart = level.autostart { spec.autostart = autostart }
+            if let priority = level.priority { spec.priority = priority }
         }
         if let problem = spec.settings.problem {
             throw reader.error(table.line, "\(section) \(problem) (from the file's defaults, the command line "
@@ -143,6 +161,10 @@ struct ConfigLevel {
     var restartDelay: Duration?
     var restartDelayMax: Duration?
     var restartAfterViolation: Bool?
+    var autostart: Bool?
+    var priority: Int?
+    /// Top level only.
+    var suspendedMemory: UInt64?
     var command: [String]?
     var environment: [String: String] = [:]
     var workingDirectory: String?
@@ -151,4 +173,17 @@ struct ConfigLevel {
     var groups: (texts: [String], line: Int)?
     var capabilities: (names: [String], line: Int)?
     var allowsNewPrivileges = false
+}
+
+/// What a config file says: the children, and the settings of the whole run.
+public struct ConfigRun: Sendable {
+    /// In the order the file lists them.
+    public var children: [ChildSpec]
+    /// `suspended-memory`, in bytes.
+    public var suspendedMemory: UInt64?
+
+    public init(children: [ChildSpec], suspendedMemory: UInt64?) {
+        self.children = children
+        self.suspendedMemory = suspendedMemory
+    }
 }

@@ -48,6 +48,25 @@ struct ConfigReader {
         case "restart-after-violation":
             guard case .boolean(let flag) = value else { throw fail("expected true or false, found \(value.typeName)") }
             level.restartAfterViolation = flag
+        case "autostart":
+            guard case .boolean(let flag) = value else { throw fail("expected true or false, found \(value.typeName)") }
+            level.autostart = flag
+        case "priority":
+            guard case .integer(let number) = value, (-1_000_000...1_000_000).contains(number) else {
+                throw fail("expected a whole number from -1000000 to 1000000, found \(ControlText.excerpt("\(value)"))")
+            }
+            level.priority = Int(number)
+        case "suspended-memory" where section == nil:
+            switch value {
+            case .integer(let bytes) where bytes >= 0: level.suspendedMemory = UInt64(bytes)
+            case .string(let text):
+                do throws(UsageError) {
+                    level.suspendedMemory = try MemorySize.parse(text)
+                } catch {
+                    throw fail(error.message)
+                }
+            default: throw fail("expected bytes or a size like \"512M\", found \(ControlText.excerpt("\(value)"))")
+            }
         case "command" where section != nil:
             guard case .array(let elements) = value else {
                 throw fail("expected an array of strings like [\"program\", \"arg\"], found \(value.typeName)")
@@ -152,11 +171,15 @@ struct ConfigReader {
     }
 
     private func unknownKey(_ entry: TOMLTable.Entry, key: String, section: String?) -> UsageError {
+        let shared = ConfigFile.settingKeys + ConfigFile.restartKeys + ConfigFile.startKeys
         let known = section == nil
-            ? ConfigFile.settingKeys + ConfigFile.restartKeys + ["child"]
-            : ConfigFile.commandKeys + ConfigFile.settingKeys + ConfigFile.restartKeys
+            ? shared + ConfigFile.runKeys + ["child"]
+            : ConfigFile.commandKeys + shared
         if section == nil, ConfigFile.commandKeys.contains(entry.key) {
             return error(entry.line, "\(key): belongs in a child's table: put it under [child.NAME]")
+        }
+        if section != nil, ConfigFile.runKeys.contains(entry.key) {
+            return error(entry.line, "\(key): concerns the whole run: put it at the top of the file")
         }
         let hint = ControlText.closest(to: entry.key, in: known).map { " (did you mean '\($0)'?)" } ?? ""
         return error(entry.line, "\(key): unknown key\(hint): expected one of \(known.joined(separator: ", "))")

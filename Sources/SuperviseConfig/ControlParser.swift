@@ -8,7 +8,7 @@ import SuperviseLifecycle
 /// event text may contain `#`). Commands and states are lowercase.
 public enum ControlParser {
     /// The states `wait` accepts.
-    public static let waitableStates: [ChildState] = [.active, .background, .suspended, .exited]
+    public static let waitableStates: [ChildState] = [.active, .background, .suspended, .exited, .notRunning]
 
     /// How long `wait` waits when no `timeout=` is given.
     public static let defaultWaitTimeout: Duration = .seconds(30)
@@ -66,7 +66,7 @@ public enum ControlParser {
             }
             guard let state = waitableStates.first(where: { $0.rawValue == stateWord }) else {
                 throw fail("unknown state '\(ControlText.excerpt(stateWord))': "
-                    + "expected active, background, suspended or exited")
+                    + "expected active, background, suspended, exited or not-running")
             }
             var target = ControlTarget.unnamed
             var timeout: Duration?

@@ -1,5 +1,6 @@
 /// Everything decided about one child over all its runs: the current run's ``ChildLifecycle``,
-/// the runs before it, and when the next one starts (``RestartRules``, ``RestartBackoff``).
+/// the runs before it, and when the next one starts (``RestartRules``, ``RestartBackoff``, or
+/// an event for a child without a process).
 ///
 /// Feed it every ``LifecycleInput`` with the instant it happened; carry out the actions of the
 /// ``ChildDecision`` it returns, in order; the decision's ``ChildStatus`` is all the shell needs
@@ -18,23 +19,29 @@ public struct ChildCore: Sendable {
     /// The current run never started (exec failed).
     private var spawnFailed = false
 
-    public init(settings: LifecycleSettings, restart: RestartRules, freezerNotifies: Bool) {
+    /// A child whose first run is launched, or with `autostart` false left `not-running`.
+    public init(settings: LifecycleSettings, restart: RestartRules, freezerNotifies: Bool, autostart: Bool = true) {
         restartRules = restart
-        lifecycle = ChildLifecycle(settings: settings, freezerNotifies: freezerNotifies)
+        lifecycle = ChildLifecycle(settings: settings, freezerNotifies: freezerNotifies,
+                                   start: autostart ? .configured : .notStarted)
         backoff = RestartBackoff(restart)
     }
 
-    /// Every run's lifecycle, oldest first.
+    /// Every run's lifecycle, oldest first (a child never started has one, `not-running`).
     public var runs: [ChildLifecycle] { pastRuns + [lifecycle] }
 
     /// What the shell needs to know now.
     public var status: ChildStatus {
         ChildStatus(state: lifecycle.state, isFinished: lifecycle.isFinished,
-                    nextDeadline: earliest(lifecycle.nextDeadline, restartAt), restartPending: restartAt != nil)
+                    nextDeadline: earliest(lifecycle.nextDeadline, restartAt), restartPending: restartAt != nil,
+                    toldToTerminate: stopped)
     }
 
     /// Handles one input at `now`: the actions to carry out, in order, and the status after them.
     public mutating func handle(_ input: LifecycleInput, at now: Instant) -> ChildDecision {
+        if case .event(let kind, let text) = input, lifecycle.hasNoProcess {
+            return ChildDecision(actions: launchForEvent(kind: kind, text: text), status: status)
+        }
         var actions = lifecycle.handle(input, at: now)
         switch input {
         case .launched:
@@ -57,9 +64,12 @@ public struct ChildCore: Sendable {
         return ChildDecision(actions: actions, status: status)
     }
 
-    /// After a finished run: waits out the back-off if the rules restart it.
+    /// After a finished run: waits out the back-off if the rules restart it. A reclaimed run is
+    /// never restarted: it waits for an event.
     private mutating func scheduleRestart(_ now: Instant, _ actions: inout [LifecycleAction]) {
-        guard let exit = lifecycle.exit, lifecycle.isFinished, !stopped, !spawnFailed, restartAt == nil else { return }
+        guard let exit = lifecycle.exit, lifecycle.isFinished, !stopped, !spawnFailed, restartAt == nil,
+              exit.by != .reclaim
+        else { return }
         let restart = restartRules.shouldRestart(status: exit.termination.shellStatus,
                                                  killedForViolation: exit.by == .violation,
                                                  stoppedBySupervisor: exit.by == .terminate || exit.by == .kill)
@@ -70,12 +80,34 @@ public struct ChildCore: Sendable {
     }
 
     private mutating func startNextRun(_ actions: inout [LifecycleAction]) {
+        beginRun(.configured)
+        actions.append(.startRun)
+    }
+
+    /// `event` to a child without a process: the user's act, not a restart. Launches a run into
+    /// the background for it (cancelling a pending restart), unless the child was told to
+    /// terminate or what its last run left behind is still being stopped.
+    private mutating func launchForEvent(kind: String, text: String?) -> [LifecycleAction] {
+        let refusal = "cannot deliver event '\(kind)'"
+        if stopped { return [.refuse("\(refusal): the child was told to terminate")] }
+        guard lifecycle.isFinished else {
+            return [.refuse("\(refusal): processes its last run left behind are still being stopped")]
+        }
+        var actions: [LifecycleAction] = []
+        if restartAt != nil { actions.append(.restartCancelled) }
+        beginRun(.forEvent(kind: kind, text: text, afterReclaim: lifecycle.exit?.by == .reclaim))
+        actions.append(.startRun)
+        return actions
+    }
+
+    /// Makes a fresh lifecycle for the next run; a run that never started is replaced, not kept.
+    private mutating func beginRun(_ start: RunStart) {
         restartAt = nil
         runStartedAt = nil
         spawnFailed = false
-        pastRuns.append(lifecycle)
-        lifecycle = ChildLifecycle(settings: lifecycle.settings, freezerNotifies: lifecycle.freezerNotifies)
-        actions.append(.startRun)
+        if lifecycle.launchedAt != nil || lifecycle.exit != nil { pastRuns.append(lifecycle) }
+        lifecycle = ChildLifecycle(settings: lifecycle.settings, freezerNotifies: lifecycle.freezerNotifies,
+                                   start: start)
     }
 }
 
@@ -94,4 +126,6 @@ public struct ChildStatus: Equatable, Sendable {
     public let nextDeadline: Instant?
     /// A restart is waiting out its back-off.
     public let restartPending: Bool
+    /// It was told to terminate: no run starts again, not even for an event.
+    public let toldToTerminate: Bool
 }

@@ -7,7 +7,7 @@ extension ChildLifecycle {
             enterBackground(now)
         case .background, .suspending, .suspended:
             break
-        case .launching, .terminating, .exited:
+        case .launching, .terminating, .exited, .notRunning:
             actions.append(.refuse("cannot move to the background: the child is \(state.rawValue)"))
         }
     }
@@ -22,7 +22,7 @@ extension ChildLifecycle {
         case .suspending, .suspended:
             thaw()
             returnToForeground()
-        case .launching, .terminating, .exited:
+        case .launching, .terminating, .exited, .notRunning:
             actions.append(.refuse("cannot bring to the foreground: the child is \(state.rawValue)"))
         }
     }
@@ -35,7 +35,9 @@ extension ChildLifecycle {
         setState(.active)
     }
 
-    /// `event KIND [TEXT]`: a new background entry with the event, thawing first if needed.
+    /// `event KIND [TEXT]`: a new background entry with the event, thawing first if needed;
+    /// queued behind a launch for an event. (An exited or not-running child is launched for
+    /// it by ``ChildCore``.)
     mutating func resumeForEvent(kind: String, text: String?, _ now: Instant) {
         switch state {
         case .background:
@@ -45,7 +47,9 @@ extension ChildLifecycle {
             enterBackground(now, event: (kind, text))
         case .active:
             actions.append(.refuse("cannot deliver event '\(kind)': the child is in the foreground"))
-        case .launching, .terminating, .exited:
+        case .launching where isLaunchingForEvent:
+            queueForLaunch(kind: kind, text: text)
+        case .launching, .terminating, .exited, .notRunning:
             actions.append(.refuse("cannot deliver event '\(kind)': the child is \(state.rawValue)"))
         }
     }
@@ -58,7 +62,7 @@ extension ChildLifecycle {
             graceEnd = nil
             termination = .kill
             actions.append(.killTree)
-        case .exited:
+        case .exited, .notRunning:
             break
         case .suspending, .suspended:
             thaw()

@@ -35,7 +35,7 @@ extension ChildLifecycle {
         case .suspending: actions.append(.checkFrozen)
         case .suspended: actions.append(.lookForOutsideChange)
         case .exited where leftoverGraceEnd != nil: actions.append(.checkTreeEmpty)
-        case .launching, .active, .background, .terminating, .exited: break
+        case .launching, .active, .background, .terminating, .exited, .notRunning: break
         }
     }
 

@@ -3,7 +3,7 @@ import SuperviseProtocol
 extension ChildLifecycle {
     /// Applies one well-formed request, answering `error`/`expire` where the contract says so.
     mutating func apply(_ request: Request, _ now: Instant) {
-        guard state != .exited else { return }
+        guard !hasNoProcess else { return }
         switch request {
         case .hello: hello()
         case .done(let seq): done(seq, request, now)
@@ -37,7 +37,7 @@ extension ChildLifecycle {
             suspendIfSettled(now)
         case .suspending, .suspended, .terminating:
             break
-        case .launching, .active, .exited:
+        case .launching, .active, .exited, .notRunning:
             refuse(.staleDone, request)
         }
     }
@@ -52,7 +52,7 @@ extension ChildLifecycle {
         switch state {
         case .launching, .active: grantable = true
         case .background: grantable = warningAt.map { now < $0 } ?? true
-        case .suspending, .suspended, .terminating, .exited: grantable = false
+        case .suspending, .suspended, .terminating, .exited, .notRunning: grantable = false
         }
         if openTasks.count >= settings.maxOpenTasks {
             refuse(.tooManyTasks, request)

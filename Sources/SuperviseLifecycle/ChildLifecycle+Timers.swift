@@ -26,7 +26,7 @@ extension ChildLifecycle {
                 leftoverGraceEnd = nil
                 actions.append(.killTree)
             }
-        case .launching, .active, .suspended:
+        case .launching, .active, .suspended, .notRunning:
             break
         }
     }
@@ -65,23 +65,23 @@ extension ChildLifecycle {
 
     /// The main process was reaped: record how, and run the ladder on what it left behind.
     mutating func exited(_ how: ChildTermination, treeEmpty: Bool, _ now: Instant) {
-        guard state != .exited else { return }
+        guard !hasNoProcess else { return }
         if state == .suspending || state == .suspended { thaw() }
         let by = termination ?? .self
         let inTime: Bool?
         switch by {
         case .terminate: inTime = true
         case .kill: inTime = false
-        case .self, .violation: inTime = nil
+        case .self, .violation, .reclaim: inTime = nil
         }
         exit = ExitRecord(termination: how, by: by, inTime: inTime, at: now,
                           countedStatus: countedStatus(how, by: by))
         clearBackgroundTimers()
         graceEnd = nil
         freezeDeadline = nil
-        setState(.exited)
+        setState(by == .reclaim ? .notRunning : .exited)
         guard !treeEmpty else { return }
-        if by == .violation || by == .kill {
+        if by == .violation || by == .kill || by == .reclaim {
             actions.append(.killTree)
         } else {
             actions.append(.leftProcessesBehind(signal: settings.stopSignal))
@@ -90,8 +90,10 @@ extension ChildLifecycle {
         }
     }
 
-    /// A child that exits within a termination's grace, with 0 or by the stop signal, counts as 0.
+    /// A child that exits within a termination's grace, with 0 or by the stop signal, counts as
+    /// 0, and so does a reclaimed one.
     private func countedStatus(_ how: ChildTermination, by: ExitCause) -> Int32 {
+        if by == .reclaim { return 0 }
         if by == .terminate, how == .exited(0) || how == .signaled(settings.stopSignal) { return 0 }
         return how.shellStatus
     }

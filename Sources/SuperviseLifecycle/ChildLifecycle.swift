@@ -28,8 +28,8 @@ public struct ChildLifecycle: Sendable {
     public internal(set) var backgroundTime: Duration = .zero
     /// How many times a freeze of the run was verified.
     public internal(set) var freezes = 0
-    /// When the current state was entered.
-    var stateEnteredAt: Instant?
+    /// When the current state was entered (for a suspended child: since when it is suspended).
+    public internal(set) var stateEnteredAt: Instant?
 
     /// How many task records one child keeps; a flooding child can't grow the supervisor further.
     public static let taskHistoryLimit = 100_000
@@ -69,17 +69,39 @@ public struct ChildLifecycle: Sendable {
     var graceEnd: Instant?
     var leftoverGraceEnd: Instant?
 
+    // Launch for an event.
+    /// The events a launch for an event delivers once launched, in order: its own first, then
+    /// those that arrived while it was launching (up to ``launchQueueLimit``).
+    var launchEvents: [(kind: String, text: String?)] = []
+    /// The run before this one was reclaimed: the launch says `reclaimed`.
+    var afterReclaim = false
+
     var actions: [LifecycleAction] = []
 
-    /// A lifecycle under `settings`; `freezerNotifies` tells whether the child's freezer
-    /// notifies when a freeze completes.
-    public init(settings: LifecycleSettings, freezerNotifies: Bool = false) {
+    /// How many events a launch for an event holds until it is made, its own included.
+    public static let launchQueueLimit = 64
+
+    /// A lifecycle under `settings`, begun as `start` says; `freezerNotifies` tells whether the
+    /// child's freezer notifies when a freeze completes.
+    public init(settings: LifecycleSettings, freezerNotifies: Bool = false, start: RunStart = .configured) {
         self.settings = settings
         self.freezerNotifies = freezerNotifies
+        switch start {
+        case .configured:
+            break
+        case .notStarted:
+            state = .notRunning
+        case .forEvent(let kind, let text, let afterReclaim):
+            launchEvents = [(kind, text)]
+            self.afterReclaim = afterReclaim
+        }
     }
 
-    /// Exited, and nothing of its tree is waited for any longer.
-    public var isFinished: Bool { state == .exited && leftoverGraceEnd == nil }
+    /// Has no process (exited or not running), and nothing of its tree is waited for any longer.
+    public var isFinished: Bool { hasNoProcess && leftoverGraceEnd == nil }
+
+    /// Exited or not running: its main process is gone, or never was.
+    var hasNoProcess: Bool { state == .exited || state == .notRunning }
 
     /// The earliest instant at which a `.tick` has something to do, or `nil` when idle.
     public var nextDeadline: Instant? {
@@ -93,7 +115,7 @@ public struct ChildLifecycle: Sendable {
             return graceEnd
         case .exited:
             return leftoverGraceEnd
-        case .launching, .active, .suspended:
+        case .launching, .active, .suspended, .notRunning:
             return nil
         }
     }
@@ -106,7 +128,7 @@ public struct ChildLifecycle: Sendable {
         switch input {
         case .launched: launch(now)
         case .request(let request): apply(request, now)
-        case .malformed(let error): if state != .exited { send(.error(error)) }
+        case .malformed(let error): if !hasNoProcess { send(.error(error)) }
         case .background: moveToBackground(now)
         case .foreground: moveToForeground(now)
         case .event(let kind, let text): resumeForEvent(kind: kind, text: text, now)
@@ -121,6 +143,7 @@ public struct ChildLifecycle: Sendable {
         case .runOver: break  // decided across runs, by ChildCore
         case .treeEmptied: leftoverGraceEnd = nil
         case .tick: tick(now)
+        case .reclaim: reclaim()
         }
         return actions
     }
@@ -151,20 +174,6 @@ public struct ChildLifecycle: Sendable {
         windowEnd = nil
         warningAt = nil
         limitAt = nil
-    }
-
-    private mutating func launch(_ now: Instant) {
-        guard state == .launching else { return }
-        launchedAt = now
-        switch settings.launch {
-        case .foreground:
-            send(.didFinishLaunching(.foreground))
-            send(.didBecomeActive)
-            setState(.active)
-        case .background:
-            send(.didFinishLaunching(.background))
-            enterBackground(now)
-        }
     }
 
     /// Starts a background entry: new SEQ, window and limit; `did-enter-background` (and `event`).

@@ -9,6 +9,8 @@ public enum ChildState: String, Sendable, CaseIterable {
     case suspended
     case terminating
     case exited
+    /// No process: never started (`autostart = false`), or reclaimed; an event launches it.
+    case notRunning = "not-running"
 }
 
 extension ChildState {

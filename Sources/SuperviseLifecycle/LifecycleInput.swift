@@ -36,13 +36,15 @@ public enum LifecycleInput: Equatable, Sendable {
     case treeEmptied
     /// Time has passed: act on whatever timer is due.
     case tick
+    /// Kill the suspended child to take back its memory, without notice (`--suspended-memory`).
+    case reclaim
 
     /// A control command (stdin or a signal), as opposed to what the child or the kernel did.
     public var isCommand: Bool {
         switch self {
         case .background, .foreground, .event, .terminate: true
         case .launched, .request, .malformed, .freezeVerified, .notFrozenYet, .freezerNotified, .thawedFromOutside,
-             .killedWhileFrozen, .exited, .spawnFailed, .runOver, .treeEmptied, .tick: false
+             .killedWhileFrozen, .exited, .spawnFailed, .runOver, .treeEmptied, .tick, .reclaim: false
         }
     }
 }

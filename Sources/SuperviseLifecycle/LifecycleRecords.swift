@@ -48,6 +48,8 @@ public enum ExitCause: String, Sendable {
     case violation
     /// It was SIGKILLed at the end of a grace, or at once on a second signal.
     case kill
+    /// It was killed while suspended to take back memory (`--suspended-memory`): never a failure.
+    case reclaim
 }
 
 /// A child's exit as the report shows it.

@@ -6,7 +6,8 @@ public enum LaunchState: String, Sendable, CaseIterable {
 
 /// A lifecycle event the supervisor writes to a child (protocol 1).
 public enum Event: Equatable, Sendable {
-    case didFinishLaunching(LaunchState)
+    /// `reclaimed`: the supervisor reclaimed the run before this one (`… background reclaimed`).
+    case didFinishLaunching(LaunchState, reclaimed: Bool = false)
     case didBecomeActive
     case willResignActive
     case didEnterBackground(seq: UInt64, windowMS: Int64, limitMS: Int64)

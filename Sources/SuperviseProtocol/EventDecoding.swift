@@ -28,8 +28,9 @@ extension Event {
         if verbIs("will-enter-foreground") { return .willEnterForeground }
         if verbIs("did-finish-launching") {
             guard let state = fields.word() else { return nil }
-            if Bytes.equals(bytes, state, "foreground") { return .didFinishLaunching(.foreground) }
-            if Bytes.equals(bytes, state, "background") { return .didFinishLaunching(.background) }
+            let reclaimed = fields.word().map { Bytes.equals(bytes, $0, "reclaimed") } ?? false
+            if Bytes.equals(bytes, state, "foreground") { return .didFinishLaunching(.foreground, reclaimed: reclaimed) }
+            if Bytes.equals(bytes, state, "background") { return .didFinishLaunching(.background, reclaimed: reclaimed) }
             return nil
         }
         if verbIs("did-enter-background") {

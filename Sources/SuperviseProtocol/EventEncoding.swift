@@ -8,10 +8,10 @@ extension Event: ProtocolLine {
     public func write(into buffer: inout [UInt8]) {
         let start = buffer.count
         switch self {
-        case .didFinishLaunching(.foreground):
-            buffer.appendASCII("did-finish-launching foreground")
-        case .didFinishLaunching(.background):
-            buffer.appendASCII("did-finish-launching background")
+        case .didFinishLaunching(let state, let reclaimed):
+            buffer.appendASCII("did-finish-launching ")
+            buffer.append(contentsOf: state.rawValue.utf8)
+            if reclaimed { buffer.appendASCII(" reclaimed") }
         case .didBecomeActive:
             buffer.appendASCII("did-become-active")
         case .willResignActive:

@@ -25,12 +25,16 @@ enum HelpText {
           background [NAME]                     move to the background
           foreground [NAME]                     bring to the foreground
           event NAME KIND [TEXT]                resume in the background for an event
+                                                (launches one not running, or exited)
           terminate [NAME]                      terminate gracefully
           status                                one JSON line per child on stdout
           wait STATE [NAME] [timeout=DURATION]  hold the next commands until STATE
           sleep DURATION                        hold the next commands
           NAME may be left out with one child, or be 'all'. End of input stops nothing.
-          STATE is active, background, suspended or exited.
+          STATE is active, background, suspended, exited or not-running.
+          The run ends when every child has exited; a not-running child (config
+          autostart = false, or reclaimed under --suspended-memory) keeps it up for
+          events until end of input, as --keep-running does for every child.
           A command that can't be run as written (malformed, a NAME no child has,
           or none with several children) read from a pipe or file ends the run:
           no more commands, every child terminated gracefully, exit status 123.

@@ -72,6 +72,12 @@ struct SuperviseCommand: ParsableCommand {
     @Flag(help: "Go on after a stdin command that can't be run.")
     var keepGoing = false
 
+    @Flag(help: "Stay up for events after every child has exited.")
+    var keepRunning = false
+
+    @Option(help: ArgumentHelp("Reclaim suspended children over this memory: 512M.", valueName: "size"))
+    var suspendedMemory: String?
+
     @Option(help: ArgumentHelp("Write the run's JSON report to this file when it ends.", valueName: "file"))
     var report: String?
 
@@ -144,6 +150,17 @@ struct SuperviseCommand: ParsableCommand {
             throw ValidationError("--name '\(name)' must be letters, digits, '.', '_' or '-', and not 'all'")
         }
         if let problem = overrides.resolved().settings.problem { throw ValidationError(problem) }
+        _ = try memoryBudget()
+    }
+
+    /// `--suspended-memory` in bytes, if given.
+    func memoryBudget() throws(ValidationError) -> UInt64? {
+        guard let suspendedMemory else { return nil }
+        do throws(UsageError) {
+            return try MemorySize.parse(suspendedMemory)
+        } catch {
+            throw ValidationError("--suspended-memory: \(error.message)")
+        }
     }
 
     var overrides: SettingsOverrides {
@@ -161,15 +178,17 @@ struct SuperviseCommand: ParsableCommand {
         return overrides
     }
 
-    /// The children to run, from the config file or the command line.
-    func childSpecs() throws -> [ChildSpec] {
+    /// The children to run, from the config file or the command line, and the config's settings
+    /// of the whole run.
+    func childSpecs() throws -> ConfigRun {
         if let config {
-            return try ConfigFile.load(path: config, commandLine: overrides)
+            return try ConfigFile.loadRun(path: config, commandLine: overrides)
         }
         let (settings, freezerChoice) = overrides.resolved()
         let childName = name ?? ChildName.from(command: childCommand[0])
-        return [ChildSpec(name: childName, command: childCommand, settings: settings, freezer: freezerChoice,
-                          privileges: try privileges())]
+        return ConfigRun(children: [ChildSpec(name: childName, command: childCommand, settings: settings,
+                                              freezer: freezerChoice, privileges: try privileges())],
+                         suspendedMemory: nil)
     }
 
     /// What --user, --capabilities and --allow-new-privileges ask for, names resolved.
@@ -196,8 +215,10 @@ struct SuperviseCommand: ParsableCommand {
 
     mutating func run() throws {
         let specs: [ChildSpec]
+        let configured: ConfigRun
         do {
-            specs = try childSpecs()
+            configured = try childSpecs()
+            specs = configured.children
         } catch let error as UsageError {
             throw ValidationError(error.message)
         }
@@ -210,6 +231,8 @@ struct SuperviseCommand: ParsableCommand {
         var options = SupervisorOptions()
         options.control = control
         options.keepGoing = keepGoing
+        options.keepRunning = keepRunning
+        options.suspendedMemory = try memoryBudget() ?? configured.suspendedMemory
         options.reportPath = report
         options.junitPath = junit
         options.cgroupRoot = cgroupRoot

@@ -20,7 +20,7 @@ import SuperviseTestSupport
                 let command = try SuperviseCommand.parse(arguments)
                 if command.config == nil {
                     #expect(!command.childCommand.isEmpty)
-                    #expect(try command.childSpecs().count == 1)
+                    #expect(try command.childSpecs().children.count == 1)
                 }
             } catch {
                 guard !SuperviseCommand.exitCode(for: error).isSuccess else { continue }  // --help, --version

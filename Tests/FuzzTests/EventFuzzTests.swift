@@ -40,7 +40,8 @@ import SuperviseTestSupport
         func milliseconds() -> Int64 { random.oneIn(10) ? Int64.max : Int64.random(in: 0...100_000, using: &random) }
         func seq() -> UInt64 { random.oneIn(10) ? UInt64.max : UInt64.random(in: 0...1000, using: &random) }
         switch Int.random(in: 0..<9, using: &random) {
-        case 0: return .didFinishLaunching(LaunchState.allCases.randomElement(using: &random)!)
+        case 0: return .didFinishLaunching(LaunchState.allCases.randomElement(using: &random)!,
+                                           reclaimed: Bool.random(using: &random))
         case 1: return .didBecomeActive
         case 2: return .willResignActive
         case 3: return .didEnterBackground(seq: seq(), windowMS: milliseconds(), limitMS: milliseconds())

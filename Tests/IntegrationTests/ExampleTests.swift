@@ -227,6 +227,23 @@ import SuperviseTestSupport
         #expect(!result.stderr.contains("violation"), "\(result.stderr)")
     }
 
+    /// examples/parking.toml, with the commands its comment pipes in: the third parked worker's
+    /// suspension reclaims the first, which the next event launches again, `reclaimed`.
+    @Test func parkingConfigReclaimsTheWorkerSuspendedLongest() throws {
+        let commands = ["event mail push", "wait suspended mail", "event photos sync", "wait suspended photos",
+                        "event backup nightly", "wait suspended backup", "wait not-running mail", "status",
+                        "event mail push again", "wait suspended mail", "terminate all"]
+        let result = try run([Supervise.binary, "--config", Self.example("parking.toml")],
+                             stdin: commands.joined(separator: "\n") + "\n", timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"name\":\"mail\",") && result.stdout.contains("\"state\":\"not-running\""),
+                "\(result.stdout)")
+        #expect(result.stdout.contains("mail   | launched in the background (reclaimed: restoring saved state)"))
+        #expect(result.stdout.contains("mail   | handling push again"))
+        #expect(result.stderr.contains("supervise: mail: reclaimed: suspended children held"), "\(result.stderr)")
+        #expect(!result.stderr.contains("error"), "\(result.stderr)")
+    }
+
     /// README set-up: `swift build -c release && examples/demo.sh` (here with the binary the tests use).
     @Test func demoScriptFromTheSetUp() throws {
         let result = try run([Self.example("demo.sh")], environment: ["SUPERVISE": Supervise.binary], timeout: 40)

@@ -86,6 +86,17 @@ import SuperviseTestSupport
         ])
     }
 
+    @Test func aLaunchAfterAReclaimSaysSoBeforeTheDelegateIsCalled() {
+        let supervisor = FakeSupervisor()
+        let application = connect(supervisor)
+        #expect(!application.wasReclaimed)
+        supervisor.send("did-finish-launching background reclaimed\ndid-enter-background 1 5000 30000\nevent 1 push\n")
+        #expect(supervisor.nextRequest() == "done 1", "one done covers the entry and its event")
+        #expect(application.wasReclaimed)
+        #expect(application.applicationState == .background)
+        supervisor.hangUp()
+    }
+
     @Test func aLateFirstStreamStartsFromNow() async {
         let supervisor = FakeSupervisor()
         let delegate = RecordingDelegate()

@@ -38,8 +38,11 @@ import Testing
     @Test func aWaitFailsAtOnceForAChildThatCanNoLongerGetThere() {
         let hold = wait(.active, .unnamed)
         #expect(hold.verdict(over: [child("w", .exited, done: true)], at: start)
-                == .failed("w has exited and can't become active"))
+                == .failed("w has exited and can't become active while this wait holds (only an event launches it)"))
         #expect(hold.verdict(over: [child("w", .exited, done: false)], at: start) == .holds, "a restart may come")
+        #expect(hold.verdict(over: [child("w", .notRunning, done: true)], at: start)
+                == .failed("w is not-running and can't become active while this wait holds (only an event launches it)"))
+        #expect(wait(.notRunning, .unnamed).verdict(over: [child("w", .notRunning, done: true)], at: start) == .released)
     }
 
     @Test func aWaitFailsWhenItsTimeIsUpNamingTheLateChildren() {

@@ -40,7 +40,8 @@ import Testing
         #expect(over.status.restartPending && over.status.state == .exited)
         #expect(over.status.nextDeadline == now + .seconds(1))
         #expect(tickToRestart() == [.startRun])
-        #expect(core.status == ChildStatus(state: .launching, isFinished: false, nextDeadline: nil, restartPending: false))
+        #expect(core.status == ChildStatus(state: .launching, isFinished: false, nextDeadline: nil, restartPending: false,
+                                         toldToTerminate: false))
         #expect(core.pastRuns.count == 1 && core.pastRuns[0].exit?.termination == .exited(3))
         #expect(core.runs.count == 2)
     }

@@ -8,10 +8,11 @@ struct LifecycleHarness {
     /// Every action since the last `take()`.
     var log: [LifecycleAction] = []
 
-    init(freezerNotifies: Bool = false, _ configure: (inout LifecycleSettings) -> Void = { _ in }) {
+    init(freezerNotifies: Bool = false, start: RunStart = .configured,
+         _ configure: (inout LifecycleSettings) -> Void = { _ in }) {
         var settings = LifecycleSettings()
         configure(&settings)
-        machine = ChildLifecycle(settings: settings, freezerNotifies: freezerNotifies)
+        machine = ChildLifecycle(settings: settings, freezerNotifies: freezerNotifies, start: start)
     }
 
     var state: ChildState { machine.state }
@@ -110,6 +111,7 @@ struct LifecycleHarness {
         case .terminating: return terminating()
         case .exited: return exited()
         case .launching: return Self()
+        case .notRunning: return Self(start: .notStarted)
         }
     }
 }

@@ -2,8 +2,23 @@ import SuperviseProtocol
 import Testing
 @testable import SuperviseLifecycle
 
-/// Every cell of the contract's state × input table.
+/// Every cell of the contract's state × input table, for one run. An `event` to an exited or
+/// not-running child launches a new run: those cells are the core's (``NotRunningTests``).
 @Suite(.timeLimit(.minutes(5))) struct StateTableTests {
+    // MARK: launching
+
+    @Test func whileLaunchingMovesAreRefusedTasksGrantedDoneStaleAndTerminateStartsTheGrace() {
+        var h = LifecycleHarness.inState(.launching)
+        #expect(h.handle(.background) == [.refuse("cannot move to the background: the child is launching")])
+        #expect(h.handle(.foreground) == [.refuse("cannot bring to the foreground: the child is launching")])
+        #expect(h.request(.begin(id: id("early"), name: nil)) == [])
+        #expect(h.machine.openTasks.map(\.id) == [id("early")])
+        #expect(h.request(.done(seq: 1)) == [.send(.error(RequestError(code: .staleDone, request: "done 1")))])
+        #expect(h.handle(.terminate(escalate: false)) == [.stateChanged(.terminating), .signalTree(15)],
+                "unaware until its first window: the stop signal")
+        #expect(h.state == .terminating)
+    }
+
     // MARK: background
 
     @Test func backgroundFromActiveEntersTheBackground() {
@@ -20,7 +35,7 @@ import Testing
         #expect(h.state == state)
     }
 
-    @Test(arguments: [ChildState.terminating, .exited])
+    @Test(arguments: [ChildState.terminating, .exited, .notRunning])
     func backgroundIsRefusedWhenStopping(state: ChildState) {
         var h = LifecycleHarness.inState(state)
         let actions = h.handle(.background)
@@ -56,7 +71,7 @@ import Testing
         #expect(h.machine.nextDeadline == nil)
     }
 
-    @Test(arguments: [ChildState.terminating, .exited])
+    @Test(arguments: [ChildState.terminating, .exited, .notRunning])
     func foregroundIsRefusedWhenStopping(state: ChildState) {
         var h = LifecycleHarness.inState(state)
         let actions = h.handle(.foreground)
@@ -123,9 +138,11 @@ import Testing
         #expect(h.machine.exit?.countedStatus == 137)
     }
 
-    @Test func terminateWhenExitedIsANoOp() {
-        var h = LifecycleHarness.exited()
+    @Test(arguments: [ChildState.exited, .notRunning])
+    func terminateWithoutAProcessIsANoOp(state: ChildState) {
+        var h = LifecycleHarness.inState(state)
         #expect(h.handle(.terminate(escalate: true)) == [])
+        #expect(h.state == state)
     }
 
     // MARK: begin
@@ -157,10 +174,31 @@ import Testing
         #expect(h.request(.end(id: id("late"))) == [])
     }
 
-    @Test func requestsAfterExitAreIgnored() {
-        var h = LifecycleHarness.exited()
+    @Test(arguments: [ChildState.exited, .notRunning])
+    func requestsWithoutAProcessAreIgnored(state: ChildState) {
+        var h = LifecycleHarness.inState(state)
         #expect(h.request(.begin(id: id("x"), name: nil)) == [])
         #expect(h.request(.done(seq: 1)) == [])
+        #expect(h.handle(.malformed(RequestError(code: .badID, request: "begin"))) == [])
+    }
+
+    // MARK: reclaim
+
+    @Test func reclaimKillsASuspendedChildWithoutNoticeAndThawsItsFreezer() {
+        var h = LifecycleHarness.suspended()
+        #expect(h.handle(.reclaim) == [.stateChanged(.terminating), .killTree, .thaw])
+        #expect(h.machine.nextDeadline == nil)
+        h.handle(.exited(.signaled(9), treeEmpty: false))
+        #expect(h.state == .notRunning && h.machine.isFinished)
+        #expect(h.take().last == .killTree, "what it left behind is killed too")
+        #expect(h.machine.exit?.by == .reclaim && h.machine.exit?.countedStatus == 0 && h.machine.exit?.inTime == nil)
+    }
+
+    @Test(arguments: [ChildState.launching, .active, .background, .suspending, .terminating, .exited, .notRunning])
+    func reclaimTakesOnlyASuspendedChild(state: ChildState) {
+        var h = LifecycleHarness.inState(state)
+        #expect(h.handle(.reclaim) == [])
+        #expect(h.state == state)
     }
 
     // MARK: done

@@ -5,6 +5,7 @@ import Testing
     static let everyEvent: [Event] = [
         .didFinishLaunching(.foreground),
         .didFinishLaunching(.background),
+        .didFinishLaunching(.background, reclaimed: true),
         .didBecomeActive,
         .willResignActive,
         .didEnterBackground(seq: 1, windowMS: 5000, limitMS: 30000),
@@ -22,6 +23,8 @@ import Testing
     @Test func exactSpellings() {
         #expect(Event.didFinishLaunching(.foreground).line == "did-finish-launching foreground\n")
         #expect(Event.didFinishLaunching(.background).line == "did-finish-launching background\n")
+        #expect(Event.didFinishLaunching(.background, reclaimed: true).line
+            == "did-finish-launching background reclaimed\n")
         #expect(Event.didBecomeActive.line == "did-become-active\n")
         #expect(Event.willResignActive.line == "will-resign-active\n")
         #expect(Event.didEnterBackground(seq: 4, windowMS: 5000, limitMS: 30000).line
@@ -88,6 +91,8 @@ import Testing
             == .didEnterBackground(seq: 2, windowMS: 1, limitMS: 3))
         #expect(Event(line: Array("expire t9 soon".utf8)) == .expire(TaskID("t9")!))
         #expect(Event(line: Array("did-finish-launching background x".utf8)) == .didFinishLaunching(.background))
+        #expect(Event(line: Array("did-finish-launching background reclaimed later".utf8))
+            == .didFinishLaunching(.background, reclaimed: true))
     }
 
     @Test func unknownOrMalformedEventsAreNil() {

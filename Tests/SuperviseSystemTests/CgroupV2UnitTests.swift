@@ -115,6 +115,16 @@ import Testing
         #expect(unit.isEmpty())
     }
 
+    /// A child cloned into a cgroup once killed with `cgroup.kill` is killed at birth on this
+    /// kernel: the next run is placed through `cgroup.procs` instead.
+    @Test func afterCgroupKillTheNextRunIsPlacedThroughCgroupProcs() throws {
+        let unit = try makeUnit()
+        #expect(unit.placementDirectoryFD != nil && unit.placementFD != nil)
+        unit.killAll()
+        #expect(unit.placementDirectoryFD == nil)
+        #expect(unit.placementFD != nil)
+    }
+
     /// Before Linux 5.14 there is no `cgroup.kill`: every process, in sub-cgroups too, is
     /// SIGKILLed until none is left.
     @Test func withoutCgroupKillEveryProcessIsSignalled() throws {

@@ -31,7 +31,7 @@ extension ChildVerdict.Failure {
             switch exit.by {
             case .terminate: return exit.termination.summary + " while terminating"
             case .kill: return exit.termination.summary + " at the end of its grace"
-            case .self, .violation: return exit.termination.summary
+            case .self, .violation, .reclaim: return exit.termination.summary
             }
         case .wait(let reason):
             return reason

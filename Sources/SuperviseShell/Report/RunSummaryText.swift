@@ -86,6 +86,7 @@ public struct RunSummaryText: Sendable {
         case .self: return exit.termination.summary
         case .terminate: return exit.termination.summary + " when terminated"
         case .kill: return exit.termination.summary + " after it was terminated"
+        case .reclaim: return "reclaimed while suspended (\(exit.termination.summary)); not running"
         case .violation:
             let kind = summary.violations.last { $0.action == .killed }?.kind ?? .expiry
             return "killed for \(kind == .expiry ? "an" : "a") \(kind.rawValue) violation"

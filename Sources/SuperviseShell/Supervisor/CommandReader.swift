@@ -50,6 +50,10 @@ final class CommandReader {
         if pollable { self.loop = loop }
     }
 
+    /// Whether a command may still run: stdin has not ended (nor was stopped), or lines read
+    /// before its end are still to run.
+    var mayRunMore: Bool { !reachedEOF || nextIndex < lines.count }
+
     /// Whether stdin must be read without waiting for readiness (regular file, /dev/null).
     var needsDirectRead: Bool { !pollable && !reachedEOF && hold == nil && nextIndex == lines.count }
 

@@ -59,7 +59,7 @@ extension SupervisedChild {
             unit.killAll()
         case .stateChanged(let state):
             record(.state, state.rawValue, at: now)
-            logger.info("\(state == .exited ? exitSummary : state.rawValue)")
+            logger.info("\(state == .exited || state == .notRunning ? exitSummary(state) : state.rawValue)")
         case .violation(let violation):
             let tasks = violation.tasks.map { task in task.name.map { "\(task.id) (\($0))" } ?? task.id.rawValue }
             let text = "\(violation.kind.rawValue) violation: \(violation.action.rawValue)"
@@ -88,10 +88,12 @@ extension SupervisedChild {
         }
     }
 
-    /// How the run that just exited ended, "exited with 0" or "killed by SIGKILL (9)": the
-    /// one log line of an exit. A restart's fresh run has no exit yet, so the last run with one.
-    private var exitSummary: String {
-        runs.last { $0.exit != nil }?.exit?.termination.summary ?? ChildState.exited.rawValue
+    /// How the run that just exited ended, "exited with 0" or "killed by SIGKILL (9)", and
+    /// "reclaimed: …; not-running" for a reclaim: the one log line of an exit. A restart's fresh
+    /// run has no exit yet, so the last run with one.
+    private func exitSummary(_ state: ChildState) -> String {
+        guard let summary = runs.last(where: { $0.exit != nil })?.exit?.termination.summary else { return state.rawValue }
+        return state == .notRunning ? "reclaimed: \(summary); not-running" : summary
     }
 
     private func startFreeze(at now: Instant) {

@@ -19,6 +19,8 @@ final class SupervisedChild {
         headLimit: SupervisedChild.snapshotLimit, tailLimit: SupervisedChild.snapshotLimit)
     /// How many snapshots are kept at each end.
     static let snapshotLimit = 1_000
+    /// Its resident memory at the last verified freeze, in bytes: what a suspended child holds.
+    private(set) var frozenMemory: UInt64 = 0
     /// The status to report when exec failed (127 or 126) and no process ever ran.
     private(set) var spawnFailure: SupervisorError?
 
@@ -49,7 +51,8 @@ final class SupervisedChild {
         self.unit = unit
         self.loop = loop
         self.origin = origin
-        self.core = ChildCore(settings: spec.settings, restart: spec.restart, freezerNotifies: unit.notificationFD != nil)
+        self.core = ChildCore(settings: spec.settings, restart: spec.restart, freezerNotifies: unit.notificationFD != nil,
+                              autostart: spec.autostart)
         self.status = core.status
         self.timeline = Timeline(origin: origin)
         var logger = logger
@@ -199,7 +202,11 @@ final class SupervisedChild {
     }
 
     func recordSnapshot(at now: Instant) {
-        guard let usage = unit.resourceUsage() else { return }
+        guard let usage = unit.resourceUsage() else {
+            frozenMemory = 0
+            return
+        }
+        frozenMemory = UInt64(max(usage.rssKB, 0)) * 1024
         snapshots.append((now.milliseconds(since: origin), usage))
     }
 

@@ -11,9 +11,11 @@ extension Supervisor {
     ///
     /// Each command is taken at the time it runs: the one before may have taken a while.
     func runCommands() {
+        // A freeze verified by the last input counts before any command can thaw the child.
+        reclaimOverBudget()
         guard let commands else { return }
         releaseHold(at: MonotonicClock.now())
-        while !children.allSatisfy(\.isDone), let line = commands.nextLine() {
+        while !runIsOver, let line = commands.nextLine() {
             if line.isTooLong {
                 reject(line.number, line.text + "…", "ignored: the line is over \(CommandReader.maxLineLength) bytes; "
                     + "keep a command under \(CommandReader.maxLineLength / 1024) KiB")
@@ -53,13 +55,24 @@ extension Supervisor {
     }
 
     /// Feeds `input` to each child the command names, each at the time it is handled: with
-    /// many children the last are reached well after the first (a grace must start then).
+    /// many children the last are reached well after the first (a grace must start then). A
+    /// child launched for an event is spawned at once.
     private func apply(_ input: LifecycleInput, to target: ControlTarget, _ line: Int, _ text: String) {
         guard let targets = resolve(target, line, text) else { return }
         for child in targets {
+            if case .event = input, child.isFinished, runIsEnding {
+                refuse(line, text, "\(child.name): cannot deliver event: every child has exited and the run is "
+                    + "ending (--keep-running keeps it up)")
+                continue
+            }
+            if case .event = input, child.isFinished, !child.wrappedUp {
+                // Its last run is over: wrapped up before the event starts the next one.
+                finishRun(of: child, at: MonotonicClock.now())
+            }
             for reason in child.handle(input, at: MonotonicClock.now()) {
                 refuse(line, text, "\(child.name): \(reason)")
             }
+            if child.takeRunRequest() { start(child, at: MonotonicClock.now()) }
         }
     }
 

@@ -4,7 +4,8 @@ import SuperviseSystem
 import SuperviseProtocol
 
 extension Supervisor {
-    /// Makes the child's freezer unit and pipes, spawns it, and sends the launch events.
+    /// Makes the child's freezer unit and pipes, spawns it, and sends the launch events; a
+    /// child with `autostart` false is left `not-running`.
     func launch(_ spec: ChildSpec) {
         let now = MonotonicClock.now()
         let unit: any FreezerUnit
@@ -17,7 +18,7 @@ extension Supervisor {
         }
         let child = SupervisedChild(spec: spec, unit: unit, loop: loop, origin: origin, logger: logger)
         children.append(child)
-        start(child, at: now)
+        if spec.autostart { start(child, at: now) }
     }
 
     /// Spawns one run of `child` into its freezer unit, with fresh pipes, and sends the launch events.

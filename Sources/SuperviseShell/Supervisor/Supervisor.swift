@@ -71,7 +71,8 @@ public final class Supervisor {
             for child in children where child.isFinished && !child.wrappedUp {
                 finishRun(of: child, at: now)
             }
-            if children.allSatisfy(\.isDone) {
+            reclaimOverBudget()
+            if runIsOver {
                 // A `wait` still holding fails now (123); no further command runs.
                 runCommands()
                 break
@@ -103,8 +104,25 @@ public final class Supervisor {
         return earliest
     }
 
+    /// The run is ending: no child has a process left or a restart pending, and none can be
+    /// launched again (docs/cli.md, "End of input, and the end of the run").
+    var runIsEnding: Bool {
+        children.allSatisfy { $0.isFinished && !$0.status.restartPending && !keepsRunUp($0) }
+    }
+
+    /// The run is over: it is ending, and every run is wrapped up.
+    var runIsOver: Bool { runIsEnding && children.allSatisfy(\.wrappedUp) }
+
+    /// An event can still launch `child`, and the run stays up for it: a `not-running` child,
+    /// or any child with `--keep-running`, while commands can still come and it was not told
+    /// to terminate.
+    private func keepsRunUp(_ child: SupervisedChild) -> Bool {
+        guard let commands, commands.mayRunMore, !child.status.toldToTerminate else { return false }
+        return options.keepRunning || child.state == .notRunning
+    }
+
     /// A run of `child` is over: close its pipes and flush its output; its core decides on a restart.
-    private func finishRun(of child: SupervisedChild, at now: Instant) {
+    func finishRun(of child: SupervisedChild, at now: Instant) {
         child.wrapUp()
         child.handle(.runOver, at: now)
     }

@@ -35,6 +35,11 @@ public struct SupervisorOptions: Sendable {
     /// The cgroup v2 directory this supervisor's cgroup is made in (`--cgroup-root`), instead of
     /// the one it runs in.
     public var cgroupRoot: String?
+    /// Stay up after every child has exited, for events, while commands can still come.
+    public var keepRunning = false
+    /// The most memory the suspended children may hold together, in bytes; over it, the one
+    /// suspended longest is reclaimed. `nil`: no budget.
+    public var suspendedMemory: UInt64?
     /// What each signal sent to the supervisor does.
     public var signalTable: SignalTable = .standard
 

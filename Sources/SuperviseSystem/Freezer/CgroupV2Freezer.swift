@@ -53,7 +53,10 @@ final class CgroupV2Unit: FreezerUnit {
     let childName: String
     var cgroupPath: String? { directory }
     var placementFD: Int32? { removed ? nil : procsFD }
-    var placementDirectoryFD: Int32? { removed ? nil : directoryFD }
+    /// `nil` once `cgroup.kill` was used: on this kernel (6.18) a child cloned into a cgroup
+    /// that was ever killed that way is killed at birth (the kill sequence compared is the
+    /// parent's), so the next run is placed by a write to `cgroup.procs` instead.
+    var placementDirectoryFD: Int32? { removed || usedKill ? nil : directoryFD }
     var notificationFD: Int32? { removed ? nil : inotifyFD }
 
     private let system: any FreezerSystem
@@ -66,6 +69,8 @@ final class CgroupV2Unit: FreezerUnit {
     private let watch: Int32
     private var pid: Int32?
     private var removed = false
+    /// `cgroup.kill` was written (see ``placementDirectoryFD``).
+    private var usedKill = false
 
     /// Opens the files of the cgroup `directory` (already made) and watches its `cgroup.events`
     /// on `inotifyFD`; on failure removes the directory again.
@@ -127,7 +132,7 @@ final class CgroupV2Unit: FreezerUnit {
     }
 
     func killAll() {
-        if case .success = system.write("1", toFile: directory + "/cgroup.kill") { return }
+        if case .success = system.write("1", toFile: directory + "/cgroup.kill") { return usedKill = true }
         for _ in 0..<100 {
             if CgroupTree(system).signalEvery(directory) == 0 { return }
             usleep(1_000)
