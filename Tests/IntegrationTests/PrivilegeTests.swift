@@ -37,6 +37,10 @@ import SuperviseTestSupport
         #expect((reported["capabilities"] as? [String])?.isEmpty == true && reported["no_new_privileges"] as? Bool == true)
         let supervisor = try #require(run.report?["supervisor"] as? [String: Any])
         #expect(supervisor["uid"] as? Int == 0 && supervisor["may_switch_users"] as? Bool == true, "\(supervisor)")
+        let notes = try #require(supervisor["freezer_notes"] as? [String], "\(supervisor)")
+        let freezer = try #require(run.child["freezer"] as? String)
+        #expect(notes.contains { $0.hasPrefix(freezer) && $0.contains("usable") }, "the picked freezer: \(notes)")
+        #expect(notes.allSatisfy { run.stderr.contains($0) }, "as the log says them: \(notes) vs \(run.stderr)")
     }
 
     @Test(.skip("--user", because: TestUser.missingReason, in: "PrivilegeTests"))

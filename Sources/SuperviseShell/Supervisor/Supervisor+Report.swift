@@ -40,6 +40,7 @@ extension Supervisor {
             ("user", .string(privileges.userName)),
             ("capabilities", .array(privileges.effective.names.map(JSONValue.string))),
             ("may_switch_users", .bool(privileges.missingForUserSwitch.isEmpty)),
+            ("freezer_notes", .array(freezerNotes.map(JSONValue.string))),
         ])
     }
 

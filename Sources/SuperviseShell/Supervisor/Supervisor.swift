@@ -15,6 +15,8 @@ public final class Supervisor {
     let signals: SignalReceiver
     var children: [SupervisedChild] = []
     var freezers: [FreezerChoice: any Freezer] = [:]
+    /// How the freezers were chosen, as logged: the sweep, which was picked, which passed over and why.
+    var freezerNotes: [String] = []
     var commands: CommandReader?
     var outcome = RunOutcome()
     var failedSteps: [FailedStep] = []
@@ -131,9 +133,10 @@ public final class Supervisor {
 
     private func prepareFreezers() throws(SupervisorError) {
         let adoption = OrphanAdoption(adopter: CurrentProcess.id, soleChild: specs.count == 1)
-        for choice in Set(specs.map(\.freezer)) where freezers[choice] == nil {
+        for choice in specs.map(\.freezer) where freezers[choice] == nil {
             let (freezer, notes) = try FreezerSelection.make(choice, adoption: adoption, cgroupRoot: options.cgroupRoot)
             for note in notes { logger.info("\(note)") }
+            freezerNotes += notes
             freezers[choice] = freezer
         }
     }
