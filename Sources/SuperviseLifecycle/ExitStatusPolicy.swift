@@ -8,8 +8,8 @@ public struct RunOutcome: Equatable, Sendable {
         case violationKill
         /// A scripted step failed (123).
         case scriptStepFailed
-        /// The first non-zero counted status of a child, in the order they exited.
-        case childStatus(Int32)
+        /// The first non-zero counted status of a child, in the order they exited, and that child.
+        case childStatus(Int32, child: String)
         /// Every child's counted status was 0.
         case allZero
     }
@@ -22,9 +22,20 @@ public struct RunOutcome: Equatable, Sendable {
     /// longer reach, or a command read from a pipe or file could not be run as written.
     public var scriptStepFailed = false
     /// Each child's counted status, in the order they exited.
-    public var childStatuses: [Int32] = []
+    public private(set) var childStatuses: [CountedStatus] = []
+
+    /// A child's status as it counts toward the exit status.
+    public struct CountedStatus: Equatable, Sendable {
+        public var child: String
+        public var status: Int32
+    }
 
     public init() {}
+
+    /// Counts `status` as `child`'s, after those counted before it.
+    public mutating func count(_ status: Int32, of child: String) {
+        childStatuses.append(CountedStatus(child: child, status: status))
+    }
 
     /// The first rule that applies, by the contract's precedence: 125, then the violation
     /// status, then 123, then the first non-zero child status, then 0.
@@ -32,7 +43,7 @@ public struct RunOutcome: Equatable, Sendable {
         if supervisorFailed { return .supervisorFailed }
         if violationKill { return .violationKill }
         if scriptStepFailed { return .scriptStepFailed }
-        return childStatuses.first { $0 != 0 }.map(Rule.childStatus) ?? .allZero
+        return childStatuses.first { $0.status != 0 }.map { Rule.childStatus($0.status, child: $0.child) } ?? .allZero
     }
 
     /// The exit status by ``rule``. (Usage errors, 2, never get here.)
@@ -41,7 +52,7 @@ public struct RunOutcome: Equatable, Sendable {
         case .supervisorFailed: 125
         case .violationKill: violationStatus
         case .scriptStepFailed: 123
-        case .childStatus(let status): status
+        case .childStatus(let status, _): status
         case .allZero: 0
         }
     }

@@ -50,7 +50,7 @@ import SuperviseTestSupport
         let lines = run.output.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(lines.contains("supervise: summary of 1 child"), "\(run.output)")
         #expect(lines.contains("sh: exited with 3"), "\(run.output)")
-        #expect(lines.contains("supervise: exit status 3: the first child to exit non-zero exited with 3"), "\(run.output)")
+        #expect(lines.contains("supervise: exit status 3: the first child to exit non-zero, sh, exited with 3"), "\(run.output)")
         #expect(run.status == 3)
     }
 

@@ -6,7 +6,7 @@ import Testing
     @Test func eachCauseBeatsTheOnesAfterIt() {
         var outcome = RunOutcome()
         #expect(outcome.exitStatus() == 0)
-        outcome.childStatuses = [0, 143, 3]
+        for (child, status) in [("a", 0), ("b", 143), ("c", 3)] as [(String, Int32)] { outcome.count(status, of: child) }
         #expect(outcome.exitStatus() == 143)
         outcome.scriptStepFailed = true
         #expect(outcome.exitStatus() == 123)
@@ -22,8 +22,8 @@ import Testing
     @Test func theRuleIsTheFirstThatApplies() {
         var outcome = RunOutcome()
         #expect(outcome.rule == .allZero)
-        outcome.childStatuses = [0, 143, 3]
-        #expect(outcome.rule == .childStatus(143))
+        for (child, status) in [("a", 0), ("b", 143), ("c", 3)] as [(String, Int32)] { outcome.count(status, of: child) }
+        #expect(outcome.rule == .childStatus(143, child: "b"))
         outcome.scriptStepFailed = true
         #expect(outcome.rule == .scriptStepFailed)
         outcome.violationKill = true

@@ -34,12 +34,12 @@ import Testing
         worker.summary.tasksExpired = 1
         worker.summary.freezes = 2
         let text = RunSummaryText(children: [worker, child("api", .exited(3), passed: false)], exitStatus: 3,
-                                  rule: .childStatus(3)).text
+                                  rule: .childStatus(3, child: "api")).text
         #expect(text == """
             supervise: summary of 2 children
               worker: killed by SIGTERM (15) when terminated; 3 runs; 1.5s in the background; tasks: 4, 1 expired; 2 freezes (cgroup2)
               api: exited with 3
-            supervise: exit status 3: the first child to exit non-zero exited with 3
+            supervise: exit status 3: the first child to exit non-zero, api, exited with 3
 
             """)
     }
@@ -60,7 +60,7 @@ import Testing
         var children = (0..<940).map { child("ok\($0)") }
         children.insert(child("bad", .exited(1), passed: false), at: 500)
         children.append(child("crashed", .signaled(11), passed: false))
-        let lines = RunSummaryText(children: children, exitStatus: 1, rule: .childStatus(1)).text.split(separator: "\n")
+        let lines = RunSummaryText(children: children, exitStatus: 1, rule: .childStatus(1, child: "bad")).text.split(separator: "\n")
         #expect(lines.count == RunSummaryText.screenLines)
         #expect(lines[1] == "  bad: exited with 1")
         #expect(lines[2] == "  crashed: killed by SIGSEGV (11)")
@@ -70,7 +70,7 @@ import Testing
 
     @Test func theChildrenLeftOutAreCountedByHowTheyEnded() {
         let children = (0..<30).map { child("c\($0)", .exited($0 < 25 ? 0 : 2)) }
-        var summary = RunSummaryText(children: children, exitStatus: 2, rule: .childStatus(2))
+        var summary = RunSummaryText(children: children, exitStatus: 2, rule: .childStatus(2, child: "c25"))
         summary.maxLines = 5
         let lines = summary.text.split(separator: "\n")
         #expect(lines.count == 5)

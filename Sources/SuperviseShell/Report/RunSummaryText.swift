@@ -137,8 +137,8 @@ public struct RunSummaryText: Sendable {
             return "a child was killed for a violation" + (killed.isEmpty ? "" : " (\(Self.list(killed)))")
         case .scriptStepFailed:
             return "a stdin command failed (a wait, or a command that could not be run)"
-        case .childStatus(let status):
-            return "the first child to exit non-zero exited with \(status)"
+        case .childStatus(let status, let child):
+            return "the first child to exit non-zero, \(child), exited with \(status)"
         case .allZero:
             return "every child ended with status 0 (or was terminated in time)"
         }

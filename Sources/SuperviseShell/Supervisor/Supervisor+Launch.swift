@@ -64,7 +64,7 @@ extension Supervisor {
             child.recordSpawnFailure(error, at: now)
             let status: Int32 = if case .spawn(let status) = error.code { status } else { 126 }
             child.handle(.spawnFailed(status: status), at: now)
-            outcome.childStatuses.append(status)
+            outcome.count(status, of: child.name)
         }
     }
 

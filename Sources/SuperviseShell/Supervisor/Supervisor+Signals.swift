@@ -64,6 +64,6 @@ extension Supervisor {
     private func reaped(_ pid: Int32, _ termination: ChildTermination) {
         guard let child = childrenByPID.removeValue(forKey: pid) else { return }
         child.handle(.exited(termination, treeEmpty: child.unit.isEmpty()), at: MonotonicClock.now())
-        if let exit = child.lifecycle.exit { outcome.childStatuses.append(exit.countedStatus) }
+        if let exit = child.lifecycle.exit { outcome.count(exit.countedStatus, of: child.name) }
     }
 }
