@@ -95,6 +95,17 @@ import SuperviseTestSupport
         #expect(!run.stdout.contains("::error"), "\(run.stdout)")
     }
 
+    @Test func aChildThatCouldNotBeStartedSaysWhy() throws {
+        let missing = temporary.file("no-such-program")
+        let run = try Supervise.run(["--junit", junitPath, "--", missing], stdin: "")
+        #expect(run.status == 127, "\(run.stderr)")
+        let failure = try #require(try testCases()["no-such-program"]?.elements(forName: "failure").first)
+        let message = try #require(failure.attribute(forName: "message")?.stringValue)
+        #expect(message.hasPrefix("could not be started: ") && message.contains(missing)
+                && message.contains("No such file or directory"), "\(message)")
+        #expect(failure.attribute(forName: "type")?.stringValue == "exit")
+    }
+
     @Test func aChildExitingZeroPasses() throws {
         let run = try Supervise.run(["--junit", junitPath, "--name", "ok", "--", "true"], environment: ["GITHUB_ACTIONS": "true"])
         #expect(run.status == 0, "\(run.stderr)")

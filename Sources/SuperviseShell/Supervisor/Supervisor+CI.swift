@@ -58,9 +58,16 @@ extension Supervisor {
     /// The first failure as the message, every failure and the child's last protocol lines as the body.
     private func junitFailure(_ failures: [ChildVerdict.Failure], of child: SupervisedChild) -> JUnitReport.Failure? {
         guard let first = failures.first else { return nil }
-        var message = first.message(origin: origin)
+        var messages = failures.map { $0.message(origin: origin) }
+        // A run that could not be started is its last (it is never restarted): its exit status
+        // (126 or 127) says less than why.
+        if let spawnFailure = child.spawnFailure,
+           let last = failures.lastIndex(where: { if case .exit = $0 { true } else { false } }) {
+            messages[last] = "could not be started: " + spawnFailure.message
+        }
+        var message = messages[0]
         if failures.count > 1 { message += " (and \(failures.count - 1) more)" }
-        var body = failures.map { $0.message(origin: origin) + "\n" }.joined()
+        var body = messages.map { $0 + "\n" }.joined()
         let lines = child.timeline.entries.filter(\.kind.isMessage)
         let last = lines.suffix(Self.junitProtocolLines)
         body += "\nlast \(last.count) of \(lines.count) protocol lines"
