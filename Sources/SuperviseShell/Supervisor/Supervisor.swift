@@ -24,6 +24,9 @@ public final class Supervisor {
     var childrenByPID: [Int32: SupervisedChild] = [:]
     var watchedNotifications: Set<Int32> = []
     let readBuffer = ReadBuffer()
+    /// `$NOTIFY_SOCKET`, when a service manager waits to hear from the supervisor.
+    var serviceManager: ServiceManagerSocket?
+    var serviceNotifier = ServiceNotifier()
 
     /// Prepares the loop and the signals; nothing is launched yet.
     public init(children: [ChildSpec], options: SupervisorOptions, logger: Logger) throws(SupervisorError) {
@@ -55,6 +58,7 @@ public final class Supervisor {
             reader.attach(to: loop) { reader.readAvailable() }
             commands = reader
         }
+        serviceManager = openServiceManagerSocket()
         for spec in specs { launch(spec) }
         runLoop()
         outcome.violationKill = children.contains { child in child.runs.contains { $0.exit?.by == .violation } }
@@ -71,6 +75,7 @@ public final class Supervisor {
             for child in children where child.isFinished && !child.wrappedUp {
                 finishRun(of: child, at: now)
             }
+            notifyServiceManager()
             if children.allSatisfy(\.isDone) {
                 // A `wait` still holding fails now (123); no further command runs.
                 runCommands()
