@@ -111,6 +111,20 @@ import SuperviseTestSupport
         }
     }
 
+    /// A violation as pid 1: the worker ignores its window, is killed, and the runtime sees 124.
+    @Test(.skip("supervise as pid 1", because: PIDNamespace.unavailableReason, in: "PIDOneTests"))
+    func aViolationEndsTheContainerWith124() throws {
+        let log = temporary.file("events.log")
+        let worker = ["env", "WORKER_LOG=\(log)", "WORKER_ON_BACKGROUND=ignore", Supervise.worker("aware-worker.sh")]
+        let (run, killed) = try ContainerInit.supervise(grace: 1, options: ["--window", "0.2"]).run(worker) { pid, _ in
+            #expect(eventually { lines(of: log).contains("did-become-active") })
+            kill(pid, SIGUSR1)
+        }
+        #expect(!killed)
+        #expect(run.status == 124, "\(run.stderr)")
+        #expect(run.stderr.contains("window violation"), "\(run.stderr)")
+    }
+
     /// Pid 1 gets no signal it has no handler for; supervise takes every signal of its table (blocked,
     /// read from a signalfd), so each one does what docs/cli.md says, and is logged when ignored.
     @Test(.skip("supervise as pid 1", because: PIDNamespace.unavailableReason, in: "PIDOneTests"))

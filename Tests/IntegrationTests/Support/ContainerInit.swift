@@ -5,8 +5,8 @@ import SuperviseTestSupport
 /// What runs as pid 1 of a new pid namespace (`unshare --pid --fork --mount-proc`), the way a
 /// container runtime starts an image's entrypoint: `supervise` or, to compare, tini.
 enum ContainerInit: CustomTestStringConvertible, Equatable {
-    /// `supervise --control none --grace GRACE --`, as in a container that has no stdin to read.
-    case supervise(grace: Double)
+    /// `supervise --control none --grace GRACE OPTIONS --`, as in a container that has no stdin to read.
+    case supervise(grace: Double, options: [String] = [])
     /// `tini --`, what `docker run --init` runs.
     case tini
 
@@ -36,7 +36,7 @@ enum ContainerInit: CustomTestStringConvertible, Equatable {
 
     var arguments: [String] {
         switch self {
-        case .supervise(let grace): [Supervise.binary, "--control", "none", "--grace", String(grace), "--"]
+        case .supervise(let grace, let options): [Supervise.binary, "--control", "none", "--grace", String(grace)] + options + ["--"]
         case .tini: [Self.tiniPath, "--"]
         }
     }
