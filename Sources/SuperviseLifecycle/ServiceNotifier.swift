@@ -72,4 +72,3 @@ public struct ServiceNotifier: Sendable {
         return "\(children.count) children: " + counts.joined(separator: ", ")
     }
 }
-
