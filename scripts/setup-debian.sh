@@ -7,7 +7,7 @@ set -euo pipefail
 # time: docs/performance.md measures with /usr/bin/time, and DocCommandTests runs those commands.
 # chromium: PictureTests renders the HTML picture of a run (--html) headless and checks its pixels.
 # tini: PIDOneTests runs the same pid-1 cases under tini (docker run --init) to compare.
-# python3-yaml: ExampleManifestTests parses examples/kubernetes/pod.yaml.
+# python3-yaml: DeployExampleTests parses examples/kubernetes/pod.yaml.
 packages=(libcap-dev strace procps python3 util-linux nginx postgresql time chromium tini python3-yaml)
 missing=()
 for package in "${packages[@]}"; do
