@@ -42,6 +42,17 @@ import SuperviseTestSupport
         #expect(listener.assignments.contains("STATUS=true: exited"), "\(listener.assignments)")
     }
 
+    @Test func aChildLaunchedIntoTheBackgroundIsReady() throws {
+        let listener = try NotifyListener(address: temporary.file("notify.sock"))
+        let supervisor = try LiveSupervise(["--launch", "background", "--window", "0.2", "--freezer", "sigstop", "--", "sleep", "60"],
+                                           environment: ["NOTIFY_SOCKET": listener.address])
+        defer { supervisor.stop() }
+        #expect(listener.waitFor("READY=1"), "\(supervisor.log)")
+        #expect(listener.waitFor("STATUS=sleep: suspended"), "\(listener.assignments)")
+        #expect(!listener.assignments.contains("STATUS=sleep: active"), "it never was: \(listener.assignments)")
+        #expect(supervisor.terminate() == 0, "\(supervisor.log)")
+    }
+
     @Test func terminatingOneOfTwoChildrenIsNoStopOfTheService() throws {
         let listener = try NotifyListener(address: temporary.file("notify.sock"))
         let config = temporary.file("two.toml")
