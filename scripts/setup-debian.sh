@@ -6,7 +6,9 @@ set -euo pipefail
 # nginx, postgresql: the real-program tests run their own on 127.0.0.1 (RealProgramTests).
 # time: docs/performance.md measures with /usr/bin/time, and DocCommandTests runs those commands.
 # chromium: PictureTests renders the HTML picture of a run (--html) headless and checks its pixels.
-packages=(libcap-dev strace procps python3 util-linux nginx postgresql time chromium)
+# tini: PIDOneTests runs the same pid-1 cases under tini (docker run --init) to compare.
+# python3-yaml: DeployExampleTests parses examples/kubernetes/pod.yaml.
+packages=(libcap-dev strace procps python3 util-linux nginx postgresql time chromium tini python3-yaml)
 missing=()
 for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

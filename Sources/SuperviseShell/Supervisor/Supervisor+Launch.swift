@@ -110,7 +110,7 @@ extension Supervisor {
     private func environment(for spec: ChildSpec) -> [String] {
         var variables: [String] = []
         for text in CurrentProcess.environment {
-            if text.hasPrefix("SUPERVISE_") { continue }
+            if text.hasPrefix("SUPERVISE_") || text.hasPrefix("NOTIFY_SOCKET=") { continue }
             if let equals = text.firstIndex(of: "="), spec.environment[String(text[..<equals])] != nil { continue }
             variables.append(text)
         }

@@ -26,6 +26,9 @@ public final class Supervisor {
     var childrenByPID: [Int32: SupervisedChild] = [:]
     var watchedNotifications: Set<Int32> = []
     let readBuffer = ReadBuffer()
+    /// `$NOTIFY_SOCKET`, when a service manager waits to hear from the supervisor.
+    var serviceManager: ServiceManagerSocket?
+    var serviceNotifier = ServiceNotifier()
 
     /// Prepares the loop and the signals; nothing is launched yet.
     public init(children: [ChildSpec], options: SupervisorOptions, logger: Logger) throws(SupervisorError) {
@@ -57,6 +60,7 @@ public final class Supervisor {
             reader.attach(to: loop) { reader.readAvailable() }
             commands = reader
         }
+        serviceManager = openServiceManagerSocket()
         for spec in specs { launch(spec) }
         runLoop()
         outcome.violationKill = children.contains { child in child.runs.contains { $0.exit?.by == .violation } }
@@ -74,6 +78,7 @@ public final class Supervisor {
                 finishRun(of: child, at: now)
             }
             reclaimOverBudget()
+            notifyServiceManager()
             if runIsOver {
                 // A `wait` still holding fails now (123); no further command runs.
                 runCommands()
@@ -118,7 +123,7 @@ public final class Supervisor {
     /// An event can still launch `child`, and the run stays up for it: a `not-running` child,
     /// or any child with `--keep-running`, while commands can still come and it was not told
     /// to terminate.
-    private func keepsRunUp(_ child: SupervisedChild) -> Bool {
+    func keepsRunUp(_ child: SupervisedChild) -> Bool {
         guard let commands, commands.mayRunMore, !child.status.toldToTerminate else { return false }
         return options.keepRunning || child.state == .notRunning
     }
