@@ -18,6 +18,7 @@ func oneLine(_ message: String) -> String {
 let subcommands: [String: any ParsableCommand.Type] = [
     "report": ReportCommand.self,
     "doctor": DoctorCommand.self,
+    "ctl": CtlCommand.self,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

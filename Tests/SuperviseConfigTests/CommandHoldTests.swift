@@ -38,10 +38,10 @@ import Testing
     @Test func aWaitFailsAtOnceForAChildThatCanNoLongerGetThere() {
         let hold = wait(.active, .unnamed)
         #expect(hold.verdict(over: [child("w", .exited, done: true)], at: start)
-                == .failed("w has exited and can't become active while this wait holds (only an event launches it)"))
+                == .failed("w has exited and can't become active while this wait holds (only an event or start launches it)"))
         #expect(hold.verdict(over: [child("w", .exited, done: false)], at: start) == .holds, "a restart may come")
         #expect(hold.verdict(over: [child("w", .notRunning, done: true)], at: start)
-                == .failed("w is not-running and can't become active while this wait holds (only an event launches it)"))
+                == .failed("w is not-running and can't become active while this wait holds (only an event or start launches it)"))
         #expect(wait(.notRunning, .unnamed).verdict(over: [child("w", .notRunning, done: true)], at: start) == .released)
     }
 
