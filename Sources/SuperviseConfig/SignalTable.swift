@@ -66,7 +66,7 @@ public struct SignalTable: Sendable {
         }
         let signal = try SignalName.parseAny(String(text[..<equals]))
         guard standard.action(for: signal) != nil else {
-            throw UsageError("\(SignalName.describe(signal)) can't be remapped: supervise can't take it "
+            throw UsageError("\(SignalName.describe(signal)) can't be remapped: the supervisor can't take it "
                 + "(KILL, STOP, CHLD, PIPE and the fault signals keep their meaning)")
         }
         let word = text[text.index(after: equals)...]

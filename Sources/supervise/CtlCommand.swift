@@ -42,6 +42,8 @@ struct CtlCommand: ParsableCommand {
     var command: [String] = []
 
     func validate() throws {
+        // Every word from the first that is not an option of ctl's is the command's, --help too.
+        if command.first == "--help" || command.first == "-h" { throw CleanExit.helpRequest(self) }
         if command.isEmpty { throw ValidationError("no command: as in 'supervise ctl --socket PATH status'") }
         if command.contains(where: { $0.contains("\n") || $0.contains("\r") }) {
             throw ValidationError("a command is one line: no line breaks in its arguments")

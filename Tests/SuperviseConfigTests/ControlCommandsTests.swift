@@ -61,8 +61,8 @@ import Testing
     @Test(arguments: [
         ("USR1", "'USR1': expected SIG=ACTION, ACTION one of background, foreground, terminate, forward, ignore"),
         ("USR1=stop", "unknown action 'stop': expected SIG=ACTION, ACTION one of background, foreground, terminate, forward, ignore"),
-        ("KILL=ignore", "SIGKILL can't be remapped: supervise can't take it (KILL, STOP, CHLD, PIPE and the fault signals keep their meaning)"),
-        ("CHLD=forward", "SIGCHLD can't be remapped: supervise can't take it (KILL, STOP, CHLD, PIPE and the fault signals keep their meaning)"),
+        ("KILL=ignore", "SIGKILL can't be remapped: the supervisor can't take it (KILL, STOP, CHLD, PIPE and the fault signals keep their meaning)"),
+        ("CHLD=forward", "SIGCHLD can't be remapped: the supervisor can't take it (KILL, STOP, CHLD, PIPE and the fault signals keep their meaning)"),
         ("NOPE=ignore", "unknown signal 'NOPE': use a name (TERM, USR1, RTMIN+2, ...) or a number from 1 to 64"),
     ])
     func aBadMappingIsOneLine(text: String, message: String) {

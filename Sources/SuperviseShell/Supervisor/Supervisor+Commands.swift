@@ -103,7 +103,8 @@ extension Supervisor {
         let launches = input == .start || input == .restart || { if case .event = input { true } else { false } }()
         for child in targets {
             if launches, child.isFinished, runIsEnding {
-                refuse(origin, text, "\(child.name): cannot launch it: every child has exited and the run is "
+                let act = if case .event = input { "cannot deliver event" } else { "cannot start" }
+                refuse(origin, text, "\(child.name): \(act): every child has exited and the run is "
                     + "ending (--keep-running keeps it up)")
                 continue
             }
