@@ -139,9 +139,6 @@ struct SuperviseCommand: ParsableCommand {
         if config != nil, !childCommand.isEmpty {
             throw ValidationError("give either --config FILE or -- COMMAND, not both")
         }
-        if config == nil, childCommand.isEmpty {
-            throw ValidationError("no command: put it after '--', as in 'supervise --window 2 -- ./worker', or use --config FILE")
-        }
         if config != nil, name != nil {
             throw ValidationError("--name is for a single child; name children in the config file")
         }
@@ -262,6 +259,11 @@ struct SuperviseCommand: ParsableCommand {
     }
 
     mutating func run() throws {
+        // Checked here, not in validate(): ArgumentParser reports a validation error before an
+        // unknown option, and `--windw 2 ./worker` must get its "did you mean '--window'?".
+        if config == nil, childCommand.isEmpty {
+            throw ValidationError("no command: put it after '--', as in 'supervise --window 2 -- ./worker', or use --config FILE")
+        }
         let specs: [ChildSpec]
         let configured: ConfigRun
         do {
