@@ -45,6 +45,15 @@ import Testing
         #expect(wait(.notRunning, .unnamed).verdict(over: [child("w", .notRunning, done: true)], at: start) == .released)
     }
 
+    /// With a control socket open, another client can `start` or send an `event` meanwhile.
+    @Test func aWaitOnADoneChildHoldsUntilItsTimeWhenOthersCanLaunchIt() {
+        let hold = wait(.active, .unnamed, seconds: 5)
+        let done = [child("w", .exited, done: true)]
+        #expect(hold.verdict(over: done, at: start, launchable: true) == .holds)
+        #expect(hold.verdict(over: [child("w", .active)], at: start, launchable: true) == .released)
+        #expect(hold.verdict(over: done, at: start + .seconds(5), launchable: true) == .failed("timed out: w is exited"))
+    }
+
     @Test func aWaitFailsWhenItsTimeIsUpNamingTheLateChildren() {
         let hold = wait(.suspended, .all, seconds: 5)
         let children = [child("a", .suspended), child("b", .background), child("c", .active)]
