@@ -229,6 +229,11 @@ struct SuperviseCommand: ParsableCommand {
         if let config {
             return try ConfigFile.loadRun(path: config, commandLine: overrides)
         }
+        // Checked here, not in validate(): ArgumentParser reports a validation error before an
+        // unknown option, and `--windw 2 ./worker` must get its "did you mean '--window'?".
+        guard !childCommand.isEmpty else {
+            throw ValidationError("no command: put it after '--', as in 'supervise --window 2 -- ./worker', or use --config FILE")
+        }
         let (settings, freezerChoice) = overrides.resolved()
         let childName = name ?? ChildName.from(command: childCommand[0])
         return ConfigRun(children: [ChildSpec(name: childName, command: childCommand, settings: settings,
@@ -259,11 +264,6 @@ struct SuperviseCommand: ParsableCommand {
     }
 
     mutating func run() throws {
-        // Checked here, not in validate(): ArgumentParser reports a validation error before an
-        // unknown option, and `--windw 2 ./worker` must get its "did you mean '--window'?".
-        if config == nil, childCommand.isEmpty {
-            throw ValidationError("no command: put it after '--', as in 'supervise --window 2 -- ./worker', or use --config FILE")
-        }
         let specs: [ChildSpec]
         let configured: ConfigRun
         do {

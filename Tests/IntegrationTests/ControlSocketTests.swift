@@ -243,6 +243,7 @@ import Testing
         let live = try LiveSupervise(["--socket", socket, "--config", try twoChildren()])
         defer { live.stop() }
         _ = live.send(["terminate w", "wait exited w timeout=20s", "wait active w timeout=20s", "status"])
+        #expect(eventually { FileManager.default.fileExists(atPath: socket) })
         #expect(eventually(timeout: 20) { (try? states()["w"]?.state) == "exited" })
         #expect(try Ctl.run(socket, ["start", "w"]).status == 0)
         #expect(live.nextStatus(timeout: 20) != nil, "the stdin wait was released: \(live.log)")

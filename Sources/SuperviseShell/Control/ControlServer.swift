@@ -26,16 +26,29 @@ final class ControlServer {
     /// The clients whose `wait` or `sleep` holds their answer.
     var holdingClients: [ControlClient] { clients.values.filter { $0.hold != nil } }
 
+    /// Listening is paused: accepting failed (out of descriptors) and the connection waiting
+    /// would wake the loop at once, again and again. A client that closes resumes it.
+    private var paused = false
+
     private func acceptAll() {
-        while let (fd, peer) = listener.accept() {
-            let client = ControlClient(connection: ControlConnection(fd: fd, peer: peer))
-            clients[fd] = client
-            loop.add(fd) { [unowned self, unowned client] events in self.ready(client, events) }
-            if !listener.serves(peer) {
-                finish(client, .error(.denied, "uid \(peer.uid) may not control this supervisor "
-                    + "(its user, root and --socket-group members may)"))
-            } else if clients.count > Self.maxClients {
-                finish(client, .error(.busy, "over \(Self.maxClients) clients are connected; try again"))
+        while true {
+            switch listener.accept() {
+            case .none:
+                return
+            case .failed:
+                paused = true
+                loop.modify(listener.fd, events: 0)
+                return
+            case .connection(let fd, let peer):
+                let client = ControlClient(connection: ControlConnection(fd: fd, peer: peer))
+                clients[fd] = client
+                loop.add(fd) { [unowned self, unowned client] events in self.ready(client, events) }
+                if !listener.serves(peer) {
+                    finish(client, .error(.denied, "uid \(peer.uid) may not control this supervisor "
+                        + "(its user, root and --socket-group members may)"))
+                } else if clients.count > Self.maxClients {
+                    finish(client, .error(.busy, "over \(Self.maxClients) clients are connected; try again"))
+                }
             }
         }
     }
@@ -89,6 +102,10 @@ final class ControlServer {
         guard clients.removeValue(forKey: client.fd) != nil else { return }
         loop.remove(client.fd)
         client.connection.close()
+        if paused {
+            paused = false
+            loop.modify(listener.fd, events: EventLoop.readable)
+        }
     }
 
     /// At the end of the run: every client still held gets `outcome`, what it was sent is

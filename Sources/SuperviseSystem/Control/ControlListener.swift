@@ -61,19 +61,33 @@ public final class ControlListener {
         }
     }
 
-    /// The next pending connection, non-blocking and close-on-exec, with its peer's credentials;
-    /// `nil` when none is pending.
-    public func accept() -> (fd: Int32, peer: PeerCredentials)? {
+    /// What one `accept` got.
+    public enum Accepted {
+        /// A connection, non-blocking and close-on-exec, with its peer's credentials.
+        case connection(fd: Int32, peer: PeerCredentials)
+        /// None is pending.
+        case none
+        /// Accepting failed (out of descriptors): the pending connection stays pending.
+        case failed(Errno)
+    }
+
+    /// The next pending connection.
+    public func accept() -> Accepted {
         while true {
-            guard case .success(let fd) = valueOrErrno({ _supervise_unix_accept(self.fd) }) else {
-                return nil
+            let fd: Int32
+            switch valueOrErrno({ _supervise_unix_accept(self.fd) }) {
+            case .success(let accepted): fd = accepted
+            case .failure(.resourceTemporarilyUnavailable): return .none
+            // The client gave up before it was accepted: take the next one.
+            case .failure(.connectionAbort): continue
+            case .failure(let error): return .failed(error)
             }
             var uid: uid_t = 0, gid: gid_t = 0, inGroup: Int32 = 0
             guard _supervise_peer_credentials(fd, &uid, &gid, group ?? UInt32.max, &inGroup) == 0 else {
                 Descriptor.close(fd)
                 continue
             }
-            return (fd, PeerCredentials(uid: uid, gid: gid, inSocketGroup: inGroup != 0))
+            return .connection(fd: fd, peer: PeerCredentials(uid: uid, gid: gid, inSocketGroup: inGroup != 0))
         }
     }
 
