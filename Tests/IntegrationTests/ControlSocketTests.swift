@@ -56,6 +56,9 @@ import Testing
         let suspended = try Ctl.run(socket, ["wait", "suspended", "w", "timeout=20s"])
         #expect(suspended.status == 0, "\(suspended.stderr)")
         #expect(try states()["w"]?.state == "suspended")
+        // An event thaws it into the background; the window parks it again.
+        #expect(try Ctl.run(socket, ["event", "w", "push", "new", "message"]).status == 0)
+        #expect(try Ctl.run(socket, ["wait", "suspended", "w", "timeout=20s"]).status == 0)
         #expect(try Ctl.run(socket, ["foreground", "w"]).status == 0)
         #expect(try Ctl.run(socket, ["wait", "active", "w", "timeout=20s"]).status == 0)
 
@@ -82,6 +85,7 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         let timeline = "\(run.report?["children"] ?? "")"
         #expect(timeline.contains("sent SIGWINCH to its processes (signal command)"))
+        #expect(timeline.contains("push new message"), "the event's TEXT is the words joined")
         #expect(!FileManager.default.fileExists(atPath: socket), "the socket is removed at exit")
     }
 
