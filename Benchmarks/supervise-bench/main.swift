@@ -7,13 +7,13 @@ import Foundation
 /// branch's, say) to the startup, idle and binary figures, measured in the same turns.
 /// See docs/performance.md.
 let arguments = CommandLine.arguments.dropFirst()
-let usage = "usage: supervise-bench [--quick | --full] [--only latency,relaunch,pause,timers,startup,idle,scale,throughput,binary] [--compare SUPERVISE]"
+let usage = "usage: supervise-bench [--quick | --full] [--only latency,relaunch,pause,timers,startup,idle,scale,throughput,binary,ctl] [--compare SUPERVISE]"
 if arguments.contains("--help") || arguments.contains("-h") {
     print(usage)
     exit(0)
 }
 let full = arguments.contains("--full")
-let all = ["latency", "relaunch", "pause", "timers", "startup", "idle", "scale", "throughput", "binary"]
+let all = ["latency", "relaunch", "pause", "timers", "startup", "idle", "scale", "throughput", "binary", "ctl"]
 var selected = all
 if let index = arguments.firstIndex(of: "--only"), arguments.index(after: index) < arguments.endIndex {
     selected = arguments[arguments.index(after: index)].split(separator: ",").map(String.init)
@@ -46,7 +46,7 @@ let cpuModel = ((try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) 
 var results = Results(mode: full ? "full" : "quick",
                       machine: "\(ProcessInfo.processInfo.activeProcessorCount) cores (shared VM), \(cpuModel)",
                       kernel: firstLine("/proc/sys/kernel/osrelease"), supervise: paths.supervise.path)
-let peers = ["tini": "tini", "dumb-init": "dumb-init", "runsv": "runit", "sv": "runit", "s6-supervise": "s6", "s6-svc": "s6",
+let peers = ["tini": "tini", "dumb-init": "dumb-init", "runsv": "runit", "sv": "runit", "s6-supervise": "s6", "s6-svc": "s6", "s6-svstat": "s6",
              "supervisord": "supervisor"]
 results.missingPeers = Array(Set(peers.filter { which($0.key) == nil }.map(\.value))).sorted()
 
@@ -69,6 +69,7 @@ for figure in selected {
         case "idle": try bench.idle()
         case "scale": try bench.scale()
         case "binary": try bench.binary()
+        case "ctl": try bench.ctl()
         default: try bench.throughput()
         }
     } catch {

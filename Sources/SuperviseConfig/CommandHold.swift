@@ -56,19 +56,21 @@ public enum CommandHold: Equatable, Sendable {
     }
 
     /// Judges the hold at `now` over every supervised child: a `wait` is released once all the
-    /// children it names are in its state, fails at once when one of them is done (exited or
-    /// not running, no restart pending) in another state — only an event launches it again,
-    /// and no command runs while the wait holds — and fails when its time is up.
-    public func verdict(over children: [Child], at now: Instant) -> Verdict {
+    /// children it names are in its state, and fails when its time is up. Unless another source
+    /// of commands can still launch a child (`launchable`: a control socket is open and the run
+    /// is not ending), it also fails at once when one of them is done (exited or not running,
+    /// no restart pending) in another state: only an `event` or `start` launches it again, and
+    /// no stdin command runs while the wait holds.
+    public func verdict(over children: [Child], at now: Instant, launchable: Bool = false) -> Verdict {
         guard case .wait(let state, _, let deadline, _, _) = self else {
             return now >= deadline ? .released : .holds
         }
         let targets = children.filter { isWaiting(for: $0.name) }
         if targets.allSatisfy({ $0.state == state }) { return .released }
-        if let stuck = targets.first(where: { $0.isDone && $0.state != state }) {
+        if !launchable, let stuck = targets.first(where: { $0.isDone && $0.state != state }) {
             let standing = stuck.state == .notRunning ? "is not-running" : "has exited"
             return .failed("\(stuck.name) \(standing) and can't become \(state.rawValue) while this wait holds "
-                + "(only an event launches it)")
+                + "(only an event or start launches it)")
         }
         guard now >= deadline else { return .holds }
         let late = targets.filter { $0.state != state }.map { "\($0.name) is \($0.state.rawValue)" }

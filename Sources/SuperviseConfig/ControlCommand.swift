@@ -25,4 +25,14 @@ public enum ControlCommand: Equatable, Sendable {
     case wait(state: ChildState, target: ControlTarget, timeout: Duration)
     /// `sleep DURATION`: hold the next commands for that long.
     case sleep(Duration)
+    /// `signal NAME SIG`: send a signal to every process of the child's tree.
+    case signal(ControlTarget, signal: Int32)
+    /// `start [NAME]`: launch a child that has exited or is not running.
+    case start(ControlTarget)
+    /// `restart [NAME]`: terminate gracefully, then start.
+    case restart(ControlTarget)
+    /// `log-level LEVEL`: change the supervisor's log level.
+    case logLevel(String)
+    /// `version`: the supervisor's version and protocol.
+    case version
 }

@@ -1,4 +1,5 @@
 import SuperviseLifecycle
+import SuperviseSystem
 /// Reads control commands, one line of standard input at a time.
 ///
 /// Words are separated by spaces or tabs. A line that is blank or whose first
@@ -17,7 +18,11 @@ public enum ControlParser {
     /// `event SEQ KIND TEXT\n` fits in 1024 bytes with any SEQ.
     public static let maxEventBytes = 1024 - "event ".utf8.count - 20 - " ".utf8.count - "\n".utf8.count
 
-    static let commandNames = ["background", "foreground", "event", "terminate", "status", "wait", "sleep"]
+    static let commandNames = ["background", "foreground", "event", "terminate", "status", "wait", "sleep",
+                               "signal", "start", "restart", "log-level", "version"]
+
+    /// The levels `log-level` accepts, least important first (swift-log's).
+    public static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
     static let kindCharacters = "._:-"
 
     /// The command on `line` (without its newline; a trailing CR is ignored),
@@ -29,7 +34,7 @@ public enum ControlParser {
             UsageError("ignored '\(ControlText.excerpt(ControlText.trimmed(line)))': \(problem)")
         }
         switch name {
-        case "background", "foreground", "terminate":
+        case "background", "foreground", "terminate", "start", "restart":
             let target = words.next().map(target(named:)) ?? .unnamed
             if let extra = words.next() {
                 throw fail("unexpected '\(ControlText.excerpt(extra))': expected \(name) [NAME]")
@@ -37,6 +42,8 @@ public enum ControlParser {
             switch name {
             case "background": return .background(target)
             case "foreground": return .foreground(target)
+            case "start": return .start(target)
+            case "restart": return .restart(target)
             default: return .terminate(target)
             }
         case "event":
@@ -54,11 +61,29 @@ public enum ControlParser {
                 throw fail("event KIND and TEXT are too long: at most \(maxEventBytes) bytes")
             }
             return .event(target(named: child), kind: String(kind), text: text.isEmpty ? nil : text)
-        case "status":
+        case "status", "version":
             if let extra = words.next() {
-                throw fail("unexpected '\(ControlText.excerpt(extra))': status takes no arguments")
+                throw fail("unexpected '\(ControlText.excerpt(extra))': \(name) takes no arguments")
             }
-            return .status
+            return name == "status" ? .status : .version
+        case "signal":
+            let usage = "expected signal NAME SIG (NAME may be all)"
+            guard let child = words.next() else { throw fail("missing NAME: \(usage)") }
+            guard let signalWord = words.next() else { throw fail("missing SIG: \(usage)") }
+            if let extra = words.next() { throw fail("unexpected '\(ControlText.excerpt(extra))': \(usage)") }
+            do throws(UsageError) {
+                return .signal(target(named: child), signal: try SignalName.parseAny(String(signalWord)))
+            } catch {
+                throw fail(error.message)
+            }
+        case "log-level":
+            let usage = "expected log-level LEVEL, LEVEL one of \(logLevels.joined(separator: ", "))"
+            guard let level = words.next() else { throw fail("missing LEVEL: \(usage)") }
+            if let extra = words.next() { throw fail("unexpected '\(ControlText.excerpt(extra))': \(usage)") }
+            guard logLevels.contains(String(level)) else {
+                throw fail("unknown level '\(ControlText.excerpt(level))': \(usage)")
+            }
+            return .logLevel(String(level))
         case "wait":
             let usage = "expected wait STATE [NAME] [timeout=DURATION]"
             guard let stateWord = words.next() else {
@@ -108,7 +133,8 @@ public enum ControlParser {
             let suggestion = ControlText.closest(to: String(name), in: commandNames)
                 .map { " (did you mean '\($0)'?)" } ?? ""
             throw fail("unknown command '\(ControlText.excerpt(name))'\(suggestion): "
-                + "expected background, foreground, event, terminate, status, wait or sleep")
+                + "expected background, foreground, event, terminate, status, wait, sleep, signal, start, restart, "
+                + "log-level or version")
         }
     }
 

@@ -21,3 +21,17 @@ extension SignalName {
             + "other than STOP and CONT")
     }
 }
+
+/// Any signal a user names, for `signal NAME SIG` and `--signal SIG=ACTION`.
+extension SignalName {
+    /// The signal `text` names: any name `describe` gives, with or without `SIG`, in any case
+    /// (`usr1`, `SIGRTMIN+2`), or a number from 1 to 64.
+    public static func parseAny(_ text: String) throws(UsageError) -> Int32 {
+        if let number = Int32(text), (1..<65).contains(number) { return number }
+        var name = text.uppercased()
+        if !name.hasPrefix("SIG") { name = "SIG" + name }
+        if let number = (Int32(1)..<65).first(where: { describe($0) == name }) { return number }
+        throw UsageError("unknown signal '\(ControlText.excerpt(text))': use a name (TERM, USR1, RTMIN+2, ...) "
+            + "or a number from 1 to 64")
+    }
+}

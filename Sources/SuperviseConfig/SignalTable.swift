@@ -2,7 +2,7 @@ import SuperviseSystem
 import Glibc
 
 /// What the supervisor does with a signal sent to it.
-public enum SignalAction: String, Sendable {
+public enum SignalAction: String, Sendable, CaseIterable {
     /// Move every child to the background, as `background all`.
     case background
     /// Bring every child to the foreground, as `foreground all`.
@@ -49,6 +49,32 @@ public struct SignalTable: Sendable {
         for signal in SignalName.realTimeSignals { actions[signal] = .forward }
         return SignalTable(actions)
     }()
+
+    /// The table with `signal` mapped to `action` (`--signal SIG=ACTION`).
+    public func remapping(_ signal: Int32, to action: SignalAction) -> SignalTable {
+        var actions = actions
+        actions[signal] = action
+        return SignalTable(actions)
+    }
+
+    /// `SIG=ACTION` of `--signal`: a signal the table has (any the supervisor can take) and an
+    /// action.
+    public static func parseMapping(_ text: String) throws(UsageError) -> (signal: Int32, action: SignalAction) {
+        let usage = "expected SIG=ACTION, ACTION one of " + SignalAction.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let equals = text.firstIndex(of: "=") else {
+            throw UsageError("'\(ControlText.excerpt(text))': \(usage)")
+        }
+        let signal = try SignalName.parseAny(String(text[..<equals]))
+        guard standard.action(for: signal) != nil else {
+            throw UsageError("\(SignalName.describe(signal)) can't be remapped: the supervisor can't take it "
+                + "(KILL, STOP, CHLD, PIPE and the fault signals keep their meaning)")
+        }
+        let word = text[text.index(after: equals)...]
+        guard let action = SignalAction(rawValue: String(word)) else {
+            throw UsageError("unknown action '\(ControlText.excerpt(word))': \(usage)")
+        }
+        return (signal, action)
+    }
 
     /// Every signal the table has an action for, in increasing order.
     public var signals: [Int32] { actions.keys.sorted() }

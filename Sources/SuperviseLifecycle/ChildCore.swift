@@ -18,6 +18,8 @@ public struct ChildCore: Sendable {
     private var stopped = false
     /// The current run never started (exec failed).
     private var spawnFailed = false
+    /// The user asked for `restart`: once the current run is over, the next starts at once.
+    private var restartRequested = false
 
     /// A child whose first run is launched, or with `autostart` false left `not-running`.
     public init(settings: LifecycleSettings, restart: RestartRules, freezerNotifies: Bool, autostart: Bool = true) {
@@ -42,6 +44,15 @@ public struct ChildCore: Sendable {
         if case .event(let kind, let text) = input, lifecycle.hasNoProcess {
             return ChildDecision(actions: launchForEvent(kind: kind, text: text), status: status)
         }
+        if input == .start || (input == .restart && lifecycle.hasNoProcess) {
+            return ChildDecision(actions: startByUser(), status: status)
+        }
+        if input == .restart {
+            // Terminated as `terminate` does, but not told to stay stopped.
+            restartRequested = true
+            stopped = false
+            return ChildDecision(actions: lifecycle.handle(.terminate(escalate: false), at: now), status: status)
+        }
         var actions = lifecycle.handle(input, at: now)
         switch input {
         case .launched:
@@ -50,10 +61,14 @@ public struct ChildCore: Sendable {
             spawnFailed = true
         case .terminate:
             stopped = true
+            restartRequested = false
             if restartAt != nil {
                 restartAt = nil
                 actions.append(.restartCancelled)
             }
+        case .runOver where restartRequested:
+            restartRequested = false
+            startNextRun(&actions)
         case .runOver:
             scheduleRestart(now, &actions)
         case .tick:
@@ -97,6 +112,25 @@ public struct ChildCore: Sendable {
         if restartAt != nil { actions.append(.restartCancelled) }
         beginRun(.forEvent(kind: kind, text: text, afterReclaim: lifecycle.exit?.by == .reclaim))
         actions.append(.startRun)
+        return actions
+    }
+
+    /// `start`, or `restart` of a child without a process: the user's act, not a restart, so it
+    /// works whatever the restart rules and even after `terminate`. Launches a run as configured
+    /// (cancelling a pending restart) unless the child has a process or what its last run left
+    /// behind is still being stopped.
+    private mutating func startByUser() -> [LifecycleAction] {
+        guard lifecycle.hasNoProcess else {
+            return [.refuse("cannot start: it is \(lifecycle.state.rawValue) (restart terminates and starts it)")]
+        }
+        guard lifecycle.isFinished else {
+            return [.refuse("cannot start: processes its last run left behind are still being stopped")]
+        }
+        var actions: [LifecycleAction] = []
+        if restartAt != nil { actions.append(.restartCancelled) }
+        stopped = false
+        restartRequested = false
+        startNextRun(&actions)
         return actions
     }
 

@@ -140,7 +140,7 @@ public struct ChildLifecycle: Sendable {
         case .killedWhileFrozen: killedWhileFrozen()
         case .exited(let how, let treeEmpty): exited(how, treeEmpty: treeEmpty, now)
         case .spawnFailed(let status): exited(.exited(status), treeEmpty: true, now)
-        case .runOver: break  // decided across runs, by ChildCore
+        case .runOver, .start, .restart: break  // decided across runs, by ChildCore
         case .treeEmptied: leftoverGraceEnd = nil
         case .tick: tick(now)
         case .reclaim: reclaim()

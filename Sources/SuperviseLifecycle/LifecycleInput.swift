@@ -14,6 +14,10 @@ public enum LifecycleInput: Equatable, Sendable {
     case event(kind: String, text: String?)
     /// Terminate gracefully; `escalate` (a second SIGTERM/SIGINT) kills at once when already terminating.
     case terminate(escalate: Bool)
+    /// The user's `start`: launch a child that has exited or is not running, whatever its restart rules.
+    case start
+    /// The user's `restart`: terminate gracefully, then start (at once for a child without a process).
+    case restart
     /// The freezer confirmed every process of the child is frozen.
     case freezeVerified
     /// The freezer was asked, and some process of the child is not frozen yet.
@@ -42,7 +46,7 @@ public enum LifecycleInput: Equatable, Sendable {
     /// A control command (stdin or a signal), as opposed to what the child or the kernel did.
     public var isCommand: Bool {
         switch self {
-        case .background, .foreground, .event, .terminate: true
+        case .background, .foreground, .event, .terminate, .start, .restart: true
         case .launched, .request, .malformed, .freezeVerified, .notFrozenYet, .freezerNotified, .thawedFromOutside,
              .killedWhileFrozen, .exited, .spawnFailed, .runOver, .treeEmptied, .tick, .reclaim: false
         }

@@ -8,6 +8,7 @@ enum HelpText {
 
         SUBCOMMANDS (each has its own --help)
           report FILE --html FILE   draw a JSON report as an HTML timeline
+          ctl COMMAND [ARG...]      send a command to a supervisor's --socket
           doctor                    what supervise can do here: freezers, users
 
         SIGNALS
@@ -20,6 +21,8 @@ enum HelpText {
                              forwarded to every process of every child's tree
           SIGTSTP, SIGTTIN, SIGTTOU, SIGCONT
                              ignored: supervise never stops (all: docs/cli.md)
+          --signal SIG=ACTION remaps one: ACTION is background, foreground,
+          terminate, forward or ignore (--signal USR1=forward --signal HUP=forward).
 
         COMMANDS ON STDIN (one per line; blank lines and # comments ignored)
           background [NAME]                     move to the background
@@ -30,7 +33,14 @@ enum HelpText {
           status                                one JSON line per child on stdout
           wait STATE [NAME] [timeout=DURATION]  hold the next commands until STATE
           sleep DURATION                        hold the next commands
+          signal NAME SIG                       send SIG to the child's processes
+          start [NAME]                          launch an exited or not-running one
+          restart [NAME]                        terminate gracefully, then start
+          log-level LEVEL                       change --log-level
+          version                               print supervise's version
           NAME may be left out with one child, or be 'all'. End of input stops nothing.
+          With --socket PATH, 'supervise ctl --socket PATH COMMAND' sends the same
+          commands from another process (docs/cli.md, "Control from outside").
           STATE is active, background, suspended, exited or not-running.
           The run ends when every child has exited; a not-running child (config
           autostart = false, or reclaimed under --suspended-memory) keeps it up for

@@ -15,9 +15,11 @@ struct SuperviseCommand: ParsableCommand {
             supervise [OPTIONS] -- COMMAND [ARG...]
               supervise --config FILE [OPTIONS]
               supervise report FILE --html FILE
+              supervise ctl [--socket PATH] COMMAND [ARG...]
               supervise doctor
             """,
-        discussion: HelpText.discussion)
+        discussion: HelpText.discussion,
+        version: SuperviseVersion.line)
 
     @Option(help: "The child's name (default: the command's basename).")
     var name: String?
@@ -68,6 +70,16 @@ struct SuperviseCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Commands on stdin, or none: children keep stdin.", valueName: "source"))
     var control: ControlSource = .stdin
+
+    @Option(help: ArgumentHelp("Take commands on this Unix socket too (supervise ctl).", valueName: "path"))
+    var socket: String?
+
+    @Option(help: ArgumentHelp("Let this group use the socket too (mode 0660).", valueName: "group"))
+    var socketGroup: String?
+
+    @Option(name: .customLong("signal"),
+            help: ArgumentHelp("Remap a signal: USR1=forward. Repeatable (SIGNALS).", valueName: "sig=action"))
+    var signalMappings: [String] = []
 
     @Flag(help: "Go on after a stdin command that can't be run.")
     var keepGoing = false
@@ -127,9 +139,6 @@ struct SuperviseCommand: ParsableCommand {
         if config != nil, !childCommand.isEmpty {
             throw ValidationError("give either --config FILE or -- COMMAND, not both")
         }
-        if config == nil, childCommand.isEmpty {
-            throw ValidationError("no command: put it after '--', as in 'supervise --window 2 -- ./worker', or use --config FILE")
-        }
         if config != nil, name != nil {
             throw ValidationError("--name is for a single child; name children in the config file")
         }
@@ -151,6 +160,42 @@ struct SuperviseCommand: ParsableCommand {
         }
         if let problem = overrides.resolved().settings.problem { throw ValidationError(problem) }
         _ = try memoryBudget()
+        _ = try signalTable()
+        if socketGroup != nil, socket == nil {
+            throw ValidationError("--socket-group is for the control socket: give --socket PATH too")
+        }
+    }
+
+    /// The signal table with every `--signal SIG=ACTION` applied, in order.
+    func signalTable() throws(ValidationError) -> SignalTable {
+        var table = SignalTable.standard
+        for mapping in signalMappings {
+            do throws(UsageError) {
+                let (signal, action) = try SignalTable.parseMapping(mapping)
+                table = table.remapping(signal, to: action)
+            } catch {
+                throw ValidationError("--signal \(error.message)")
+            }
+        }
+        return table
+    }
+
+    /// The control socket of `--socket`, listening, owned by `--socket-group` if given.
+    func controlSocket() throws(ValidationError) -> ControlListener? {
+        guard let socket else { return nil }
+        var group: UInt32?
+        if let socketGroup {
+            do throws(PrivilegeLookupError) {
+                group = try UserDatabase.groupID(socketGroup)
+            } catch {
+                throw ValidationError("--socket-group: \(error.message)")
+            }
+        }
+        do throws(SupervisorError) {
+            return try ControlListener(path: socket, group: group)
+        } catch {
+            throw ValidationError(error.message)
+        }
     }
 
     /// `--suspended-memory` in bytes, if given.
@@ -183,6 +228,11 @@ struct SuperviseCommand: ParsableCommand {
     func childSpecs() throws -> ConfigRun {
         if let config {
             return try ConfigFile.loadRun(path: config, commandLine: overrides)
+        }
+        // Checked here, not in validate(): ArgumentParser reports a validation error before an
+        // unknown option, and `--windw 2 ./worker` must get its "did you mean '--window'?".
+        guard !childCommand.isEmpty else {
+            throw ValidationError("no command: put it after '--', as in 'supervise --window 2 -- ./worker', or use --config FILE")
         }
         let (settings, freezerChoice) = overrides.resolved()
         let childName = name ?? ChildName.from(command: childCommand[0])
@@ -239,15 +289,18 @@ struct SuperviseCommand: ParsableCommand {
         options.htmlPath = html
         options.githubAnnotations = CurrentProcess.environment.contains("GITHUB_ACTIONS=true")
         options.violationStatus = violationStatus
+        options.signalTable = try signalTable()
         options.prefixOutput = !noPrefix
         // On stderr, where the log is: stdout may be the children's output, piped elsewhere.
         options.summary = summary ?? (format == .text && Descriptor.isTerminal(Descriptor.standardError))
         if config != nil { options.freezerUnavailableStatus = 2 }
+        let listener = try controlSocket()
         let status: Int32
         do {
-            status = try Supervisor(children: specs, options: options, logger: logger).run()
+            status = try Supervisor(children: specs, options: options, logger: logger, controlSocket: listener).run()
         } catch {
             logger.error("\(error.message)")
+            listener?.remove()
             status = 125
         }
         CurrentProcess.exit(status)

@@ -18,6 +18,7 @@ func oneLine(_ message: String) -> String {
 let subcommands: [String: any ParsableCommand.Type] = [
     "report": ReportCommand.self,
     "doctor": DoctorCommand.self,
+    "ctl": CtlCommand.self,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -33,7 +34,12 @@ do {
     if commandType.exitCode(for: error).isSuccess {
         commandType.exit(withError: error)
     }
-    let line = "\(commandName): error: \(oneLine(commandType.message(for: error))) (see '\(commandName) --help')\n"
+    var message = oneLine(commandType.message(for: error))
+    if subcommand == nil, message.hasPrefix("Unexpected argument") {
+        // `supervise ./worker`: the usual mistake is a command without `--` before it.
+        message += ": put the command after '--', as in 'supervise --window 2 -- ./worker'"
+    }
+    let line = "\(commandName): error: \(message) (see '\(commandName) --help')\n"
     Descriptor.writeAll(Descriptor.standardError, line)
     CurrentProcess.exit(2)
 }

@@ -38,6 +38,9 @@ import SuperviseTestSupport
         var input: String? = nil
     }
 
+    /// Why the `supervise ctl` steps of docs/cli.md are not run one by one.
+    static let ctlStep = "needs the supervisor the line above starts; examples/ci/ctl-lifecycle.sh runs these steps (DocumentedExampleTests) and ControlSocketTests every command"
+
     /// Plans by the command's exact text: `\` continuations joined with one space, a leading `$ ` removed.
     static let plans: [String: Plan] = [
         // README: "it ends in about 5 s with status 1", by itself.
@@ -88,6 +91,27 @@ import SuperviseTestSupport
             Plan(substitutions: [("supervise report", "supervise --report run.json -- true && supervise report")]),
         "supervise report run.json --html run.html":
             Plan(substitutions: [("supervise report", "supervise --report run.json -- true && supervise report")]),
+        // docs/cli.md, "Control from outside": the supervisor of the example runs briefly in its own directory;
+        // each `ctl` line needs it running, which one line at a time can't give.
+        "supervise --socket /tmp/run.sock --control none -- ./worker &":
+            Plan(substitutions: [("/tmp/run.sock", "run.sock"), ("./worker &", "sleep 0.3")]),
+        "supervise ctl --socket /tmp/run.sock wait active": Plan(notRun: ctlStep),
+        "supervise ctl --socket /tmp/run.sock background": Plan(notRun: ctlStep),
+        "supervise ctl --socket /tmp/run.sock wait suspended timeout=20s": Plan(notRun: ctlStep),
+        "supervise ctl --socket /tmp/run.sock status": Plan(notRun: ctlStep),
+        "supervise ctl --socket /tmp/run.sock terminate": Plan(notRun: ctlStep),
+        "supervise ctl [--socket PATH] COMMAND       drive a running supervisor":
+            Plan(notRun: "a synopsis; ControlSocketTests runs the subcommand in full"),
+        "supervise ctl [--socket PATH] [--format json|table] COMMAND [ARG...]":
+            Plan(notRun: "a synopsis; ControlSocketTests runs the subcommand in full"),
+        "supervise ctl": Plan(notRun: "names the subcommand in prose"),
+        "supervise ctl background all": Plan(notRun: ctlStep),
+        "supervise ctl event worker push new message": Plan(notRun: ctlStep),
+        "supervise ctl: error: MESSAGE": Plan(notRun: "the form of ctl's error line, not a command"),
+        "supervise VERSION (protocol 1)": Plan(notRun: "the form of the --version line, not a command"),
+        // docs/cli.md, "Remapping a signal": nginx stands for a program that uses USR1 and HUP itself.
+        "supervise --signal USR1=forward --signal HUP=forward -- nginx -g 'daemon off;'":
+            Plan(substitutions: [("nginx -g 'daemon off;'", "./worker")]),
         // docs/cli.md: the subcommand's synopsis.
         "supervise report FILE --html FILE           draw a JSON report as a picture":
             Plan(notRun: "a synopsis; docs/report.md runs the subcommand in full"),

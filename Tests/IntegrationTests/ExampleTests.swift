@@ -302,7 +302,28 @@ import SuperviseTestSupport
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("lifecycle check: passed"), "\(result.stdout)")
     }
+    /// `examples/ci/ctl-lifecycle.sh`: supervise in the background, each step one `supervise ctl`;
+    /// it leaves no file behind (its socket's directory included).
+    @Test func ctlStepsDriveACompliantWorker() throws {
+        let result = try run([Self.example("ci/ctl-lifecycle.sh"), "python3", Self.example("python/worker.py")],
+                             environment: ["SUPERVISE": Supervise.binary, "WINDOW": "2", "LIMIT": "3",
+                                           "FLUSH_SECONDS": "0.3"], timeout: 60)
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("step: supervise ctl terminate"), "\(result.stdout)")
+        #expect(result.stdout.contains("\"name\":\"worker\""), "the status step printed JSON: \(result.stdout)")
+        #expect(result.stdout.hasSuffix("lifecycle check: passed\n"), "\(result.stdout)")
+        #expect(result.stderr.contains("resumed for event ci-check resumed by the lifecycle check"), "\(result.stderr)")
+    }
+
+    @Test func ctlStepsFailAWorkerThatHoldsItsTaskPastTheLimit() throws {
+        let result = try run([Self.example("ci/ctl-lifecycle.sh"), Supervise.worker("aware-worker.sh")],
+                             environment: ["SUPERVISE": Supervise.binary, "WINDOW": "1", "LIMIT": "2",
+                                           "WORKER_ON_BACKGROUND": "hold"], timeout: 60)
+        #expect(result.status != 0, "\(result.stdout)")
+        #expect(result.stdout.contains("lifecycle check: FAILED"), "\(result.stdout)")
+    }
 }
+
 
 /// Runs a documented command as a user would, and reads what it left.
 enum ExampleCommand {

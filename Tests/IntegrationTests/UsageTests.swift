@@ -13,6 +13,13 @@ import SuperviseTestSupport
         (["--launch", "sideways", "--", "true"], "sideways"),
         (["--violation-status", "300", "--", "true"], "violation-status"),
         ([], "no command"),
+        (["--windw", "2", "./worker"], "Unknown option '--windw'. Did you mean '--window'?"),
+        (["--windw", "2", "--", "true"], "Unknown option '--windw'. Did you mean '--window'?"),
+        (["./worker"], "Unexpected argument './worker': put the command after '--'"),
+        (["--signal", "USR1=stop", "--", "true"], "--signal unknown action 'stop'"),
+        (["--signal", "KILL=ignore", "--", "true"], "SIGKILL can't be remapped"),
+        (["--socket-group", "nogroup", "--", "true"], "give --socket PATH too"),
+        (["--socket", "/nonexistent-dir/s", "--", "true"], "cannot listen on the control socket '/nonexistent-dir/s'"),
         (["--log-level", "loud", "--", "true"], "trace, debug, info, notice, warning, error, critical"),
         (["--name", "a\nb", "--", "true"], "'a\\nb'"),
         (["--window", "1\u{301}", "--", "true"], "invalid duration"),
@@ -29,6 +36,11 @@ import SuperviseTestSupport
         #expect(lines.count == 1, "one line: \(run.stderr)")
         #expect(run.stderr.contains(mentions), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: marker), "nothing was launched")
+    }
+
+    @Test func versionPrintsTheVersionAndProtocol() throws {
+        let run = try Supervise.run(["--version"])
+        #expect(run.status == 0 && run.stdout == "supervise 0.9.0 (protocol 1)\n" && run.stderr.isEmpty, "\(run)")
     }
 
     /// The README's CI line: a short `--limit` alone fits the window and expiry warning left at

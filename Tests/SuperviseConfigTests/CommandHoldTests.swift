@@ -38,11 +38,20 @@ import Testing
     @Test func aWaitFailsAtOnceForAChildThatCanNoLongerGetThere() {
         let hold = wait(.active, .unnamed)
         #expect(hold.verdict(over: [child("w", .exited, done: true)], at: start)
-                == .failed("w has exited and can't become active while this wait holds (only an event launches it)"))
+                == .failed("w has exited and can't become active while this wait holds (only an event or start launches it)"))
         #expect(hold.verdict(over: [child("w", .exited, done: false)], at: start) == .holds, "a restart may come")
         #expect(hold.verdict(over: [child("w", .notRunning, done: true)], at: start)
-                == .failed("w is not-running and can't become active while this wait holds (only an event launches it)"))
+                == .failed("w is not-running and can't become active while this wait holds (only an event or start launches it)"))
         #expect(wait(.notRunning, .unnamed).verdict(over: [child("w", .notRunning, done: true)], at: start) == .released)
+    }
+
+    /// With a control socket open, another client can `start` or send an `event` meanwhile.
+    @Test func aWaitOnADoneChildHoldsUntilItsTimeWhenOthersCanLaunchIt() {
+        let hold = wait(.active, .unnamed, seconds: 5)
+        let done = [child("w", .exited, done: true)]
+        #expect(hold.verdict(over: done, at: start, launchable: true) == .holds)
+        #expect(hold.verdict(over: [child("w", .active)], at: start, launchable: true) == .released)
+        #expect(hold.verdict(over: done, at: start + .seconds(5), launchable: true) == .failed("timed out: w is exited"))
     }
 
     @Test func aWaitFailsWhenItsTimeIsUpNamingTheLateChildren() {

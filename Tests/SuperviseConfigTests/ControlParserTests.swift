@@ -58,11 +58,11 @@ import Testing
     @Test func unknownCommandQuotesTheLineAndListsTheCommands() {
         #expect(throws: UsageError(
             "ignored 'bakground api': unknown command 'bakground' (did you mean 'background'?): expected "
-                + "background, foreground, event, terminate, status, wait or sleep")
+                + "background, foreground, event, terminate, status, wait, sleep, signal, start, restart, log-level or version")
         ) { try ControlParser.parse("bakground api") }
         #expect(throws: UsageError(
             "ignored 'launch': unknown command 'launch': expected "
-                + "background, foreground, event, terminate, status, wait or sleep")
+                + "background, foreground, event, terminate, status, wait, sleep, signal, start, restart, log-level or version")
         ) { try ControlParser.parse("launch") }
     }
 
@@ -115,6 +115,6 @@ import Testing
         let embedded = try #require(throws: UsageError.self) { try ControlParser.parse("sleep 1\r2") }
         #expect(embedded.message.hasPrefix("ignored 'sleep 1\\r2': unexpected '2'"))
         #expect(throws: UsageError("ignored 'go\\u{1B}[31m': unknown command 'go\\u{1B}[31m': expected background, "
-            + "foreground, event, terminate, status, wait or sleep")) { try ControlParser.parse("go\u{1B}[31m") }
+            + "foreground, event, terminate, status, wait, sleep, signal, start, restart, log-level or version")) { try ControlParser.parse("go\u{1B}[31m") }
     }
 }

@@ -91,3 +91,57 @@ import Testing
         #expect(handle(.runOver).actions == [.restartScheduled(after: .seconds(1), run: 2)])
     }
 }
+
+/// `start` and `restart`: the user's acts, whatever the restart rules.
+@Suite(.timeLimit(.minutes(5))) struct UserStartTests {
+    private var core = ChildCore(settings: LifecycleSettings(), restart: RestartRules(policy: .never, delay: .seconds(1)),
+                                 freezerNotifies: false)
+    private var now = Instant.zero
+
+    private mutating func handle(_ input: LifecycleInput) -> [LifecycleAction] {
+        core.handle(input, at: now).actions
+    }
+
+    private mutating func exitAndWrapUp(_ status: Int32 = 0) -> [LifecycleAction] {
+        now = now + .milliseconds(100)
+        _ = handle(.exited(.exited(status), treeEmpty: true))
+        return handle(.runOver)
+    }
+
+    @Test mutating func startLaunchesAnExitedChildEvenAfterTerminateAndWithNoRestarts() {
+        _ = handle(.launched)
+        _ = handle(.terminate(escalate: false))
+        #expect(exitAndWrapUp().isEmpty, "never restarted by itself")
+        #expect(core.status.toldToTerminate)
+        #expect(handle(.start) == [.startRun])
+        #expect(core.status.state == .launching && !core.status.toldToTerminate)
+        #expect(core.runs.count == 2)
+    }
+
+    @Test mutating func startIsRefusedWhileTheChildHasAProcess() {
+        _ = handle(.launched)
+        #expect(handle(.start) == [.refuse("cannot start: it is active (restart terminates and starts it)")])
+        #expect(core.runs.count == 1)
+    }
+
+    @Test mutating func restartTerminatesThenStartsOnceTheRunIsOver() {
+        _ = handle(.launched)
+        let terminating = handle(.restart)
+        #expect(terminating.contains(.stateChanged(.terminating)), "\(terminating)")
+        #expect(exitAndWrapUp(143) == [.startRun])
+        #expect(core.status.state == .launching && core.runs.count == 2)
+    }
+
+    @Test mutating func terminateAfterRestartWins() {
+        _ = handle(.launched)
+        _ = handle(.restart)
+        _ = handle(.terminate(escalate: false))
+        #expect(exitAndWrapUp(143).isEmpty)
+    }
+
+    @Test mutating func restartOfANotRunningChildStartsIt() {
+        core = ChildCore(settings: LifecycleSettings(), restart: RestartRules(policy: .never, delay: .seconds(1)),
+                         freezerNotifies: false, autostart: false)
+        #expect(handle(.restart) == [.startRun])
+    }
+}

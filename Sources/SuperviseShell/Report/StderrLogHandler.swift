@@ -13,7 +13,13 @@ public enum LogFormat: String, Sendable, CaseIterable {
 
 /// Writes each log line to stderr with one `write(2)`, in text or JSON.
 public struct StderrLogHandler: LogHandler {
-    public var logLevel: Logger.Level
+    /// Shared by every copy of the handler (each child's logger has one), so that `log-level`
+    /// changes the level of them all.
+    private let level: LevelSetting
+    public var logLevel: Logger.Level {
+        get { level.value }
+        nonmutating set { level.value = newValue }
+    }
     public var metadata: Logger.Metadata = [:]
     let format: LogFormat
     let origin: Instant
@@ -23,7 +29,7 @@ public struct StderrLogHandler: LogHandler {
     public init(format: LogFormat, level: Logger.Level, origin: Instant = MonotonicClock.now(),
                 stampsTime: Bool = false) {
         self.format = format
-        self.logLevel = level
+        self.level = LevelSetting(level)
         self.origin = origin
         self.stampsTime = stampsTime
     }
@@ -38,6 +44,12 @@ public struct StderrLogHandler: LogHandler {
         let line = line(level: event.level, message: "\(event.message)", metadata: event.metadata,
                         at: now, wallTime: stampsTime ? WallClock.now() : nil)
         Descriptor.writeAll(Descriptor.standardError, line)
+    }
+
+    /// The level of a handler and its copies. Unchecked: the supervisor logs from one thread.
+    private final class LevelSetting: @unchecked Sendable {
+        var value: Logger.Level
+        init(_ value: Logger.Level) { self.value = value }
     }
 
     /// The line for one message, newline included. `wallTime`, when given, leads the line:

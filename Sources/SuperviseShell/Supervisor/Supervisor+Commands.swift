@@ -1,9 +1,11 @@
 import SuperviseConfig
 import SuperviseLifecycle
 import SuperviseSystem
+import Logging
 
 extension Supervisor {
-    /// Runs buffered stdin commands until one holds the reader or none is left.
+    /// Runs buffered stdin commands until one holds the reader or none is left, after ending
+    /// the holds of control clients that are over.
     ///
     /// Called only between inputs, once the last one's actions are all carried out (never from
     /// inside a child's decision): a command run while a decision's `freeze` was still to come
@@ -13,93 +15,165 @@ extension Supervisor {
     func runCommands() {
         // A freeze verified by the last input counts before any command can thaw the child.
         reclaimOverBudget()
+        releaseClientHolds(at: MonotonicClock.now())
         guard let commands else { return }
         releaseHold(at: MonotonicClock.now())
         while !runIsOver, let line = commands.nextLine() {
             if line.isTooLong {
-                reject(line.number, line.text + "…", "ignored: the line is over \(CommandReader.maxLineLength) bytes; "
+                reject(.stdin(line: line.number), line.text + "…", "ignored: the line is over \(CommandReader.maxLineLength) bytes; "
                     + "keep a command under \(CommandReader.maxLineLength / 1024) KiB")
             } else {
-                execute(line.text, line: line.number, at: MonotonicClock.now())
+                execute(line.text, from: .stdin(line: line.number), at: MonotonicClock.now())
             }
             releaseHold(at: MonotonicClock.now())
         }
     }
 
-    private func execute(_ text: String, line: Int, at now: Instant) {
+    /// Runs the command a control client sent, between inputs as a stdin command, and answers
+    /// it unless a `wait` or `sleep` holds the answer.
+    func runClientCommand(_ client: ControlClient, _ text: String) {
+        reclaimOverBudget()
+        logger.debug("control socket (uid \(client.connection.peer.uid)): \(ControlText.excerpt(text))")
+        execute(text, from: .client(client), at: MonotonicClock.now())
+        if client.hold == nil {
+            control?.finish(client, client.outcome)
+        } else {
+            releaseClientHolds(at: MonotonicClock.now())
+        }
+    }
+
+    private func execute(_ text: String, from origin: CommandOrigin, at now: Instant) {
         let command: ControlCommand
         do {
-            guard let parsed = try ControlParser.parse(text) else { return }
+            guard let parsed = try ControlParser.parse(text) else {
+                if case .client(let client) = origin { client.usageError = "no command: the line is blank or a comment" }
+                return
+            }
             command = parsed
         } catch {
-            logger.error("stdin line \(line): \(error.message)")
-            return endRunIfScripted(line, text, error.message)
+            switch origin {
+            case .stdin(let line):
+                logger.error("stdin line \(line): \(error.message)")
+                endRunIfScripted(line, text, error.message)
+            case .client(let client):
+                client.usageError = error.message
+            }
+            return
         }
         switch command {
-        case .background(let target): apply(.background, to: target, line, text)
-        case .foreground(let target): apply(.foreground, to: target, line, text)
+        case .background(let target): apply(.background, to: target, origin, text)
+        case .foreground(let target): apply(.foreground, to: target, origin, text)
         case .terminate(let target):
-            apply(.terminate(escalate: false), to: target, line, text)
+            apply(.terminate(escalate: false), to: target, origin, text)
         case .event(let target, let kind, let eventText):
-            apply(.event(kind: kind, text: eventText), to: target, line, text)
+            apply(.event(kind: kind, text: eventText), to: target, origin, text)
+        case .start(let target): apply(.start, to: target, origin, text)
+        case .restart(let target): apply(.restart, to: target, origin, text)
+        case .signal(let target, let signal):
+            guard let targets = resolve(target, origin, text) else { return }
+            for child in targets { send(signal, to: child, origin, text) }
         case .status:
             for child in children { child.lookForOutsideChange(at: now) }
-            printStatus()
+            var lines = ""
+            for child in children {
+                statusJSON(child).write(into: &lines)
+                lines += "\n"
+            }
+            answer(lines, to: origin)
         case .wait(let state, let target, let timeout):
-            guard let targets = resolve(target, line, text) else { return }
+            guard let targets = resolve(target, origin, text) else { return }
             for child in targets { child.lookForOutsideChange(at: now) }
-            commands?.hold = .wait(state: state, target: target, deadline: now + timeout, line: line, text: text)
+            let line = if case .stdin(let line) = origin { line } else { 0 }
+            setHold(.wait(state: state, target: target, deadline: now + timeout, line: line, text: text), for: origin)
         case .sleep(let duration):
-            commands?.hold = .sleep(until: now + duration)
+            setHold(.sleep(until: now + duration), for: origin)
+        case .logLevel(let level):
+            logger.logLevel = Logger.Level(rawValue: level) ?? logger.logLevel
+            logger.notice("log level: \(level)")
+        case .version:
+            answer(SuperviseVersion.line + "\n", to: origin)
         }
     }
 
     /// Feeds `input` to each child the command names, each at the time it is handled: with
     /// many children the last are reached well after the first (a grace must start then). A
-    /// child launched for an event is spawned at once.
-    private func apply(_ input: LifecycleInput, to target: ControlTarget, _ line: Int, _ text: String) {
-        guard let targets = resolve(target, line, text) else { return }
+    /// child launched for an event or started is spawned at once.
+    private func apply(_ input: LifecycleInput, to target: ControlTarget, _ origin: CommandOrigin, _ text: String) {
+        guard let targets = resolve(target, origin, text) else { return }
+        let launches = input == .start || input == .restart || { if case .event = input { true } else { false } }()
         for child in targets {
-            if case .event = input, child.isFinished, runIsEnding {
-                refuse(line, text, "\(child.name): cannot deliver event: every child has exited and the run is "
+            if launches, child.isFinished, runIsEnding {
+                let act = if case .event = input { "cannot deliver event" } else { "cannot start" }
+                refuse(origin, text, "\(child.name): \(act): every child has exited and the run is "
                     + "ending (--keep-running keeps it up)")
                 continue
             }
-            if case .event = input, child.isFinished, !child.wrappedUp {
-                // Its last run is over: wrapped up before the event starts the next one.
+            if launches, child.isFinished, !child.wrappedUp {
+                // Its last run is over: wrapped up before the command starts the next one.
                 finishRun(of: child, at: MonotonicClock.now())
             }
             for reason in child.handle(input, at: MonotonicClock.now()) {
-                refuse(line, text, "\(child.name): \(reason)")
+                refuse(origin, text, "\(child.name): \(reason)")
             }
             if child.takeRunRequest() { start(child, at: MonotonicClock.now()) }
         }
     }
 
+    /// `signal NAME SIG`: to every process of the child's tree, recorded in its timeline.
+    private func send(_ signal: Int32, to child: SupervisedChild, _ origin: CommandOrigin, _ text: String) {
+        let name = SignalName.describe(signal)
+        guard child.hasProcesses else {
+            return refuse(origin, text, "\(child.name): cannot send \(name): it is \(child.state.rawValue), with no process")
+        }
+        child.record(.note, "sent \(name) to its processes (signal command)", at: MonotonicClock.now())
+        child.unit.signalTree(signal)
+    }
+
     /// The children a command names, or `nil` after rejecting it: why none could be.
-    private func resolve(_ target: ControlTarget, _ line: Int, _ text: String) -> [SupervisedChild]? {
+    private func resolve(_ target: ControlTarget, _ origin: CommandOrigin, _ text: String) -> [SupervisedChild]? {
         switch target {
         case .all:
             return children
         case .unnamed:
             if children.count == 1 { return children }
-            reject(line, text, "name a child or 'all' (children: \(children.map(\.name).joined(separator: ", ")))")
+            reject(origin, text, "name a child or 'all' (children: \(children.map(\.name).joined(separator: ", ")))")
             return nil
         case .named(let name):
             if let child = children.first(where: { $0.name == name }) { return [child] }
-            reject(line, text, "no child named '\(ControlText.excerpt(name))' (children: \(children.map(\.name).joined(separator: ", ")))")
+            reject(origin, text, "no child named '\(ControlText.excerpt(name))' (children: \(children.map(\.name).joined(separator: ", ")))")
             return nil
         }
     }
 
-    private func refuse(_ line: Int, _ text: String, _ reason: String) {
-        logger.error("stdin line \(line): '\(ControlText.excerpt(text))': \(reason)")
+    /// What a command answers: on stdout for stdin, to the client for the socket.
+    private func answer(_ text: String, to origin: CommandOrigin) {
+        switch origin {
+        case .stdin: Descriptor.writeAll(Descriptor.standardOutput, text)
+        case .client(let client): control?.send(text, to: client)
+        }
+    }
+
+    private func setHold(_ hold: CommandHold, for origin: CommandOrigin) {
+        switch origin {
+        case .stdin: commands?.hold = hold
+        case .client(let client): client.hold = hold
+        }
+    }
+
+    private func refuse(_ origin: CommandOrigin, _ text: String, _ reason: String) {
+        switch origin {
+        case .stdin(let line):
+            logger.error("stdin line \(line): '\(ControlText.excerpt(text))': \(reason)")
+        case .client(let client):
+            logger.notice("control socket: '\(ControlText.excerpt(text))': \(reason)")
+            client.refusals.append(reason)
+        }
     }
 
     /// Refuses a command that can't be run as written (not one a child's state refuses).
-    private func reject(_ line: Int, _ text: String, _ reason: String) {
-        refuse(line, text, reason)
-        endRunIfScripted(line, text, reason)
+    private func reject(_ origin: CommandOrigin, _ text: String, _ reason: String) {
+        refuse(origin, text, reason)
+        if case .stdin(let line) = origin { endRunIfScripted(line, text, reason) }
     }
 
     /// After a command that can't be run as written, when commands come from a pipe or file:
@@ -114,15 +188,12 @@ extension Supervisor {
         for child in children { child.handle(.terminate(escalate: false), at: MonotonicClock.now()) }
     }
 
-    /// Ends a `sleep` whose time is up, or a `wait` that is satisfied, timed out or can't be satisfied.
+    /// Ends a stdin `sleep` whose time is up, or a `wait` that is satisfied, timed out or can't
+    /// be satisfied; a failed one fails the run (123).
     private func releaseHold(at now: Instant) {
         guard let commands, let hold = commands.hold else { return }
-        // A wait looks when it starts and when its time is up: cgroup v1 tells nothing.
-        if hold.deadline <= now {
-            for child in children where hold.isWaiting(for: child.name) { child.lookForOutsideChange(at: now) }
-        }
-        let waited = children.map { CommandHold.Child(name: $0.name, state: $0.state, isDone: $0.isDone) }
-        switch hold.verdict(over: waited, at: now) {
+        let waited = judgedChildren(for: hold, at: now)
+        switch hold.verdict(over: waited, at: now, launchable: commandsCanLaunch) {
         case .holds:
             break
         case .released:
@@ -133,20 +204,37 @@ extension Supervisor {
             if case .wait(_, _, _, let line, let text) = hold {
                 failedSteps.append(FailedStep(kind: .wait, line: line, text: text, reason: reason,
                                               children: hold.culprits(among: waited)))
-                refuse(line, text, reason)
+                refuse(.stdin(line: line), text, reason)
             }
         }
     }
 
-    /// One JSON line per child on stdout.
-    private func printStatus() {
-        var out = ""
-        for child in children {
-            statusJSON(child).write(into: &out)
-            out += "\n"
+    /// Answers the control clients whose hold is over: `ok`, or for a failed `wait` the
+    /// client's failure alone (the run's exit status is not changed).
+    private func releaseClientHolds(at now: Instant) {
+        guard let control else { return }
+        for client in control.holdingClients {
+            guard let hold = client.hold else { continue }
+            switch hold.verdict(over: judgedChildren(for: hold, at: now), at: now, launchable: commandsCanLaunch) {
+            case .holds: break
+            case .released: control.finish(client, .ok)
+            case .failed(let reason): control.finish(client, .error(.waitFailed, reason))
+            }
         }
-        Descriptor.writeAll(Descriptor.standardOutput, out)
     }
+
+    /// The children as `hold` sees them at `now`; a wait whose time is up looks first, as
+    /// cgroup v1 tells nothing.
+    private func judgedChildren(for hold: CommandHold, at now: Instant) -> [CommandHold.Child] {
+        if hold.deadline <= now {
+            for child in children where hold.isWaiting(for: child.name) { child.lookForOutsideChange(at: now) }
+        }
+        return children.map { CommandHold.Child(name: $0.name, state: $0.state, isDone: $0.isDone) }
+    }
+
+    /// Whether another source of commands can still launch a child that is done while a
+    /// `wait` holds: the control socket is open and the run is not ending.
+    private var commandsCanLaunch: Bool { control != nil && !runIsEnding }
 
     func statusJSON(_ child: SupervisedChild) -> JSONValue {
         .object([

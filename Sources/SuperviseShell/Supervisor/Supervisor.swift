@@ -9,7 +9,8 @@ import SuperviseProtocol
 public final class Supervisor {
     let specs: [ChildSpec]
     let options: SupervisorOptions
-    let logger: Logger
+    /// Its level is the handler's, shared by every child's copy: `log-level` sets it here.
+    var logger: Logger
     let origin = MonotonicClock.now()
     let loop: EventLoop
     let signals: SignalReceiver
@@ -18,6 +19,8 @@ public final class Supervisor {
     /// How the freezers were chosen, as logged: the sweep, which was picked, which passed over and why.
     var freezerNotes: [String] = []
     var commands: CommandReader?
+    /// The control socket's clients, when `--socket` is given.
+    var control: ControlServer?
     var outcome = RunOutcome()
     var failedSteps: [FailedStep] = []
     var terminationSignals = 0
@@ -30,13 +33,20 @@ public final class Supervisor {
     var serviceManager: ServiceManagerSocket?
     var serviceNotifier = ServiceNotifier()
 
-    /// Prepares the loop and the signals; nothing is launched yet.
-    public init(children: [ChildSpec], options: SupervisorOptions, logger: Logger) throws(SupervisorError) {
+    /// Prepares the loop and the signals; nothing is launched yet. `controlSocket` is served
+    /// once the run starts, and removed when it ends.
+    public init(children: [ChildSpec], options: SupervisorOptions, logger: Logger,
+                controlSocket: ControlListener? = nil) throws(SupervisorError) {
         self.specs = children
         self.options = options
         self.logger = logger
         self.signals = try SignalReceiver(taking: options.signalTable.signals + [SignalNumber.childStatusChanged])
         self.loop = try EventLoop()
+        if let controlSocket {
+            control = ControlServer(listener: controlSocket, loop: loop) { [unowned self] client, text in
+                self.runClientCommand(client, text)
+            }
+        }
     }
 
     /// Runs until every child has exited; returns the exit status.
@@ -63,6 +73,7 @@ public final class Supervisor {
         serviceManager = openServiceManagerSocket()
         for spec in specs { launch(spec) }
         runLoop()
+        closeControl()
         outcome.violationKill = children.contains { child in child.runs.contains { $0.exit?.by == .violation } }
         let status = outcome.exitStatus(violationStatus: options.violationStatus)
         writeReport(exitStatus: status)
@@ -76,6 +87,8 @@ public final class Supervisor {
             let now = MonotonicClock.now()
             for child in children where child.isFinished && !child.wrappedUp {
                 finishRun(of: child, at: now)
+                // A `restart` starts the next run as soon as the last is over.
+                if child.takeRunRequest() { start(child, at: now) }
             }
             reclaimOverBudget()
             notifyServiceManager()
@@ -104,6 +117,10 @@ public final class Supervisor {
 
     private func nextDeadline() -> Instant? {
         var earliest = commands?.holdDeadline
+        for client in control?.holdingClients ?? [] {
+            guard let deadline = client.hold?.deadline else { continue }
+            earliest = min(deadline, earliest ?? deadline)
+        }
         for child in children {
             guard let deadline = child.nextDeadline else { continue }
             earliest = min(deadline, earliest ?? deadline)
@@ -121,10 +138,11 @@ public final class Supervisor {
     var runIsOver: Bool { runIsEnding && children.allSatisfy(\.wrappedUp) }
 
     /// An event can still launch `child`, and the run stays up for it: a `not-running` child,
-    /// or any child with `--keep-running`, while commands can still come and it was not told
-    /// to terminate.
+    /// or any child with `--keep-running`, while commands can still come (stdin has not ended,
+    /// or a control socket is open) and it was not told to terminate.
     func keepsRunUp(_ child: SupervisedChild) -> Bool {
-        guard let commands, commands.mayRunMore, !child.status.toldToTerminate else { return false }
+        let commandsMayCome = control != nil || commands?.mayRunMore == true
+        guard commandsMayCome, !child.status.toldToTerminate else { return false }
         return options.keepRunning || child.state == .notRunning
     }
 
@@ -148,7 +166,15 @@ public final class Supervisor {
 
     // MARK: - Cleaning up
 
+    /// Answers every control client still held (its `wait` or `sleep` outlived the run) and
+    /// removes the socket: once.
+    private func closeControl() {
+        control?.closeAll(holding: .error(.waitFailed, "the run ended while it held"))
+        control = nil
+    }
+
     private func cleanUp() {
+        closeControl()
         for child in children { child.unit.remove() }
         for freezer in freezers.values { freezer.removeAll() }
         if devNull >= 0 { Descriptor.close(devNull) }

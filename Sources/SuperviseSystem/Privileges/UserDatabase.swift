@@ -64,7 +64,7 @@ public enum UserDatabase {
     }
 
     /// The gid of a group name or number (a number need not have an entry).
-    private static func groupID(_ group: String) throws(PrivilegeLookupError) -> UInt32 {
+    public static func groupID(_ group: String) throws(PrivilegeLookupError) -> UInt32 {
         if let number = UInt32(group) { return number }
         guard !group.isEmpty, !group.utf8.contains(0) else {
             throw PrivilegeLookupError("'\(group)' is not a group name or gid")

@@ -1,0 +1,29 @@
+import SuperviseConfig
+import SuperviseSystem
+
+/// One client of the control socket, from its connection to its outcome line: the command it
+/// sent, what holds its answer, and what was refused.
+final class ControlClient {
+    let connection: ControlConnection
+    /// The command line it sent, once read.
+    var text: String?
+    /// What keeps its `wait` or `sleep` from answering yet.
+    var hold: CommandHold?
+    /// What a child's state or name refused, one line each.
+    var refusals: [String] = []
+    /// Why its command could not be run as written.
+    var usageError: String?
+
+    init(connection: ControlConnection) {
+        self.connection = connection
+    }
+
+    var fd: Int32 { connection.fd }
+
+    /// The outcome of a command that ran to its end (a held one answers when its hold ends).
+    var outcome: ControlOutcome {
+        if let usageError { return .error(.usage, usageError) }
+        if !refusals.isEmpty { return .error(.refused, refusals.joined(separator: "; ")) }
+        return .ok
+    }
+}

@@ -1,0 +1,126 @@
+import SuperviseConfig
+import SuperviseSystem
+
+/// The control socket in the event loop: accepts clients, checks who they are, reads each one's
+/// command line and hands it to the supervisor, and writes answers without ever blocking.
+///
+/// A client's command runs in its read handler, between inputs like every command; its answer
+/// is written as far as the socket takes, the rest when it is writable again.
+final class ControlServer {
+    /// The most clients connected at once; one more is answered `error busy` and closed.
+    static let maxClients = 256
+
+    let listener: ControlListener
+    private let loop: EventLoop
+    private(set) var clients: [Int32: ControlClient] = [:]
+    /// Runs a command line a client sent.
+    private let onCommand: (ControlClient, String) -> Void
+
+    init(listener: ControlListener, loop: EventLoop, onCommand: @escaping (ControlClient, String) -> Void) {
+        self.listener = listener
+        self.loop = loop
+        self.onCommand = onCommand
+        loop.add(listener.fd) { [unowned self] _ in self.acceptAll() }
+    }
+
+    /// The clients whose `wait` or `sleep` holds their answer.
+    var holdingClients: [ControlClient] { clients.values.filter { $0.hold != nil } }
+
+    /// Listening is paused: accepting failed (out of descriptors) and the connection waiting
+    /// would wake the loop at once, again and again. A client that closes resumes it.
+    private var paused = false
+
+    private func acceptAll() {
+        while true {
+            switch listener.accept() {
+            case .none:
+                return
+            case .failed:
+                paused = true
+                loop.modify(listener.fd, events: 0)
+                return
+            case .connection(let fd, let peer):
+                let client = ControlClient(connection: ControlConnection(fd: fd, peer: peer))
+                clients[fd] = client
+                loop.add(fd) { [unowned self, unowned client] events in self.ready(client, events) }
+                if !listener.serves(peer) {
+                    finish(client, .error(.denied, "uid \(peer.uid) may not control this supervisor "
+                        + "(its user, root and --socket-group members may)"))
+                } else if clients.count > Self.maxClients {
+                    finish(client, .error(.busy, "over \(Self.maxClients) clients are connected; try again"))
+                }
+            }
+        }
+    }
+
+    private func ready(_ client: ControlClient, _ events: UInt32) {
+        if events & EventLoop.writable != 0, client.connection.flush() {
+            return close(client)
+        }
+        if events & ~EventLoop.writable != 0 { readable(client) }
+    }
+
+    private func readable(_ client: ControlClient) {
+        let input = client.connection.read()
+        if client.text != nil || client.connection.isFinished {
+            // One command a connection: what follows is ignored, and its end closes a held one.
+            if input == .closed { close(client) }
+            return
+        }
+        switch input {
+        case .incomplete:
+            break
+        case .closed:
+            close(client)
+        case .tooLong(let prefix):
+            client.text = prefix
+            finish(client, .error(.usage, "ignored: the line is over \(ControlConnection.maxLineLength / 1024) KiB"))
+        case .line(let text):
+            client.text = text
+            onCommand(client, text)
+        }
+    }
+
+    /// Queues answer lines for `client`.
+    func send(_ lines: String, to client: ControlClient) {
+        for line in lines.split(separator: "\n") { client.connection.send(String(line)) }
+    }
+
+    /// Queues `outcome` as `client`'s last line and writes what the socket takes; the rest
+    /// waits for it to be writable, then the connection closes.
+    func finish(_ client: ControlClient, _ outcome: ControlOutcome) {
+        client.hold = nil
+        client.connection.finish(outcome.line)
+        if client.connection.flush() {
+            close(client)
+        } else {
+            loop.modify(client.fd, events: EventLoop.readable | EventLoop.writable)
+        }
+    }
+
+    private func close(_ client: ControlClient) {
+        guard clients.removeValue(forKey: client.fd) != nil else { return }
+        loop.remove(client.fd)
+        client.connection.close()
+        if paused {
+            paused = false
+            loop.modify(listener.fd, events: EventLoop.readable)
+        }
+    }
+
+    /// At the end of the run: every client still held gets `outcome`, what it was sent is
+    /// written as far as the socket takes, and the socket file is removed.
+    func closeAll(holding outcome: ControlOutcome) {
+        for client in clients.values {
+            if client.connection.isFinished {
+                client.connection.flush()
+            } else {
+                client.connection.finish(outcome.line)
+                client.connection.flush()
+            }
+            close(client)
+        }
+        loop.remove(listener.fd)
+        listener.remove()
+    }
+}

@@ -1,0 +1,25 @@
+#ifndef SUPERVISE_SOCKET_H
+#define SUPERVISE_SOCKET_H
+
+#include <sys/types.h>
+
+/// Binds and listens on the Unix stream socket `path`, non-blocking and close-on-exec, made
+/// with `mode` (the umask is set around bind, so it is never wider) and, when `gid` is not -1,
+/// owned by that group. Returns the descriptor, or -1 with errno (ENAMETOOLONG for a path
+/// over sun_path).
+int _supervise_unix_listen(const char * _Nonnull path, mode_t mode, gid_t gid);
+
+/// Accepts a pending connection on `fd`, non-blocking and close-on-exec (accept4). Returns the
+/// descriptor, or -1 with errno (EAGAIN: none pending).
+int _supervise_unix_accept(int fd);
+
+/// Connects to the Unix stream socket `path`, blocking, close-on-exec. Returns the descriptor,
+/// or -1 with errno (ECONNREFUSED: nobody listens there; ENOENT: no such socket).
+int _supervise_unix_connect(const char * _Nonnull path);
+
+/// The peer's uid and gid (SO_PEERCRED), and whether `group` is one of its groups
+/// (SO_PEERGROUPS; -1 for none). Returns 0, or -1 with errno.
+int _supervise_peer_credentials(int fd, uid_t * _Nonnull uid, gid_t * _Nonnull gid, gid_t group,
+                                int * _Nonnull in_group);
+
+#endif

@@ -1,0 +1,122 @@
+import ArgumentParser
+import SuperviseConfig
+import SuperviseProtocol
+import SuperviseShell
+import SuperviseSystem
+
+/// `supervise ctl [--socket PATH] COMMAND [ARG...]`: sends one command to a running supervisor
+/// and prints its answer (docs/cli.md, "Control from outside").
+struct CtlCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "supervise ctl",
+        abstract: "Send one command to a supervisor started with --socket.",
+        usage: "supervise ctl [--socket PATH] [--format FORMAT] COMMAND [ARG...]",
+        discussion: """
+            COMMAND is any command supervise reads on stdin (see 'supervise --help'):
+            background, foreground, event, terminate, status, wait, sleep, signal,
+            start, restart, log-level, version. The answer is printed on stdout;
+            a refusal is one error line on stderr. A wait holds until it is over.
+
+            The socket is --socket PATH, or else $SUPERVISE_SOCKET.
+
+            EXIT STATUS
+              0     done (a wait: the state was reached)
+              2     refused (no such child, wrong state, not allowed), or not a
+                    command as written
+              123   a wait timed out, could not be satisfied, or its supervisor
+                    exited meanwhile
+              69    no supervisor answers at the socket
+            """)
+
+    /// Exit status when no supervisor answers (EX_UNAVAILABLE).
+    static let unavailable: Int32 = 69
+
+    @Option(help: ArgumentHelp("The supervisor's control socket.", valueName: "path"))
+    var socket: String?
+
+    @Option(help: ArgumentHelp("status as json lines or a table. (default: table on a terminal)",
+                               valueName: "format"))
+    var format: CtlFormat?
+
+    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The command and its arguments.", valueName: "command"))
+    var command: [String] = []
+
+    func validate() throws {
+        // Every word from the first that is not an option of ctl's is the command's, --help too.
+        if command.first == "--help" || command.first == "-h" { throw CleanExit.helpRequest(self) }
+        if command.isEmpty { throw ValidationError("no command: as in 'supervise ctl --socket PATH status'") }
+        if command.contains(where: { $0.contains("\n") || $0.contains("\r") }) {
+            throw ValidationError("a command is one line: no line breaks in its arguments")
+        }
+        if socketPath == nil { throw ValidationError("no socket: give --socket PATH or set SUPERVISE_SOCKET") }
+    }
+
+    private var socketPath: String? {
+        socket ?? CurrentProcess.environment.lazy.compactMap { entry in
+            entry.hasPrefix("SUPERVISE_SOCKET=") ? String(entry.dropFirst("SUPERVISE_SOCKET=".count)) : nil
+        }.first
+    }
+
+    mutating func run() throws {
+        let path = socketPath!
+        let line = command.joined(separator: " ")
+        let parsed = try? ControlParser.parse(line)
+        let fd: Int32
+        switch ControlSocketClient.connect(path) {
+        case .success(let connected): fd = connected
+        case .failure(.nobodyAnswers(let error)):
+            fail("no supervisor answers at '\(path)': \(error.sentenceText)", status: Self.unavailable)
+        case .failure(.notAllowed(let error)):
+            fail("cannot connect to '\(path)': \(error.sentenceText)", status: 2)
+        }
+        ControlSocketClient.send(fd, line + "\n")
+        let reply = Self.readReply(fd)
+        Descriptor.close(fd)
+        let table = parsed == .status && (format ?? (Descriptor.isTerminal(Descriptor.standardOutput) ? .table : .json)) == .table
+        let answer = reply.answer.filter { !$0.hasPrefix("note: ") }
+        Descriptor.writeAll(Descriptor.standardOutput, table ? StatusTable.render(answer) : answer.map { $0 + "\n" }.joined())
+        for note in reply.answer where note.hasPrefix("note: ") {
+            Descriptor.writeAll(Descriptor.standardError, "supervise ctl: \(note)\n")
+        }
+        switch reply.outcome {
+        case .ok?:
+            CurrentProcess.exit(0)
+        case .error(let code, let message)?:
+            fail(message, status: code.exitStatus)
+        case nil:
+            if case .wait? = parsed { fail("the supervisor exited while the wait held", status: 123) }
+            if case .sleep? = parsed { fail("the supervisor exited while the sleep held", status: 123) }
+            fail("the supervisor closed the connection without an answer", status: Self.unavailable)
+        }
+    }
+
+    /// Every line until the supervisor closes the connection: the answer, then the outcome.
+    private static func readReply(_ fd: Int32) -> (answer: [String], outcome: ControlOutcome?) {
+        var splitter = LineSplitter(maxLineLength: 1024 * 1024)
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var answer: [String] = []
+        var outcome: ControlOutcome?
+        func take(_ line: LineSplitter.Line) {
+            guard case .line(let bytes) = line else { return }
+            let text = String(decoding: bytes, as: UTF8.self)
+            if let parsed = ControlOutcome.parse(text) { outcome = parsed } else { answer.append(text) }
+        }
+        while case .bytes(let count) = chunk.withUnsafeMutableBytes({ Descriptor.read(fd, into: $0) }) {
+            chunk.withUnsafeBytes { splitter.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            while let line = splitter.next() { take(line) }
+        }
+        while let line = splitter.finish() { take(line) }
+        return (answer, outcome)
+    }
+
+    private func fail(_ message: String, status: Int32) -> Never {
+        Descriptor.writeAll(Descriptor.standardError, "supervise ctl: error: \(ControlEscapes.escaped(message))\n")
+        CurrentProcess.exit(status)
+    }
+}
+
+/// How `ctl status` prints the children.
+enum CtlFormat: String, CaseIterable, RawValueArgument {
+    case json
+    case table
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Drives a worker through one lifecycle from outside, one `supervise ctl` a step, the
+# way a CI job does across its steps: supervise starts in the background with a control
+# socket, each step is a command whose exit status fails the job, and the run's own exit
+# status (violations: 124) comes last.
+#
+#   background → suspended → event ci-check → suspended again → foreground → terminate
+#
+#   examples/ci/ctl-lifecycle.sh python3 examples/python/worker.py
+#
+# Exit status: 0 when every step passed and the worker followed the rules; 123 when a
+# step's wait failed (the worker never got there); 2 when a step was refused; 124 when
+# supervise killed the worker for a violation; otherwise supervise's own status.
+#
+# Settings, from the environment:
+#   SUPERVISE        the supervise binary (default: supervise on PATH)
+#   WINDOW, LIMIT    timing rules in seconds (default 2, 10)
+#   REPORT           where to keep the JSON report (default: none)
+set -uo pipefail
+
+if [ $# -eq 0 ]; then
+    echo "usage: $0 WORKER [ARGUMENT...]" >&2
+    exit 2
+fi
+supervise=${SUPERVISE:-supervise}
+window=${WINDOW:-2}
+limit=${LIMIT:-10}
+step_timeout=$((${limit%.*} + 10))s
+directory=$(mktemp -d)
+# Every `supervise ctl` below finds the socket here (a CI job would export it for its steps).
+export SUPERVISE_SOCKET=$directory/supervise.sock
+
+# Step 1: start the supervisor in the background; its stdin is not for commands.
+report_options=()
+[ -z "${REPORT:-}" ] || report_options=(--report "$REPORT")
+"$supervise" --name worker --window "$window" --limit "$limit" --control none \
+    --socket "$SUPERVISE_SOCKET" "${report_options[@]}" -- "$@" &
+supervisor=$!
+finish() {
+    # A failed step leaves the worker running: terminate it, and wait for the report.
+    "$supervise" ctl terminate >/dev/null 2>&1
+    wait "$supervisor" 2>/dev/null
+    rm -rf "$directory"
+}
+trap finish EXIT
+
+# Step 2: wait until it answers (69 until the socket is there).
+for _ in $(seq 100); do
+    "$supervise" ctl version >/dev/null 2>&1 && break
+    sleep 0.1
+done
+
+step() {
+    echo "step: supervise ctl $*"
+    "$supervise" ctl "$@"
+    status=$?
+    if [ "$status" -ne 0 ]; then
+        echo "lifecycle check: FAILED at 'supervise ctl $*' (exit status $status)"
+        exit "$status"
+    fi
+}
+step wait active timeout="$step_timeout"
+step background
+step wait suspended timeout="$step_timeout"
+step event worker ci-check resumed by the lifecycle check
+step wait suspended timeout="$step_timeout"
+step foreground
+step wait active timeout="$step_timeout"
+step --format json status
+step terminate
+
+# Last step: the run's own verdict.
+wait "$supervisor"
+status=$?
+trap 'rm -rf "$directory"' EXIT
+case $status in
+0) echo "lifecycle check: passed" ;;
+124) echo "lifecycle check: FAILED: the worker overran its window or held a task at the limit" ;;
+*) echo "lifecycle check: FAILED: supervise exited with $status" ;;
+esac
+exit "$status"
