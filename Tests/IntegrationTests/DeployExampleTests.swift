@@ -63,6 +63,7 @@ import SuperviseTestSupport
     func runsWithTrue(_ arguments: [String]) throws -> SuperviseRun {
         var options = Array(arguments.prefix { $0 != "--" })
         if let index = options.firstIndex(of: "--report") { options.removeSubrange(index...index + 1) }
+        if let index = options.firstIndex(of: "--socket") { options[index + 1] = temporary.file("ctl.sock") }
         return try Supervise.run(options + ["--", "true"])
     }
 
@@ -118,6 +119,35 @@ import SuperviseTestSupport
         return try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
     }
 
+    /// The pod's stop, played here: its supervise options with an aware worker, its preStop hook
+    /// (the socket moved to a temporary file), then the kubelet's SIGTERM.
+    @Test(.skip("parsing the pod's YAML", because: yamlMissingReason, in: "DeployExampleTests"))
+    func thePodsPreStopSuspendsTheWorkerThroughTheSocketBeforeSIGTERM() throws {
+        let container = try #require(((try Self.podObject()["spec"] as? [String: Any])?["containers"] as? [[String: Any]])?.first)
+        let arguments = try #require(container["args"] as? [String])
+        let preStop = try #require((((container["lifecycle"] as? [String: Any])?["preStop"] as? [String: Any])?["exec"]
+                                    as? [String: Any])?["command"] as? [String])
+        let podSocket = try #require(Self.value(of: "--socket", in: arguments))
+        let socket = temporary.file("prestop.sock")
+        var options = Array(arguments.prefix { $0 != "--" })
+        if let index = options.firstIndex(of: "--report") { options.removeSubrange(index...index + 1) }
+        options[try #require(options.firstIndex(of: "--socket")) + 1] = socket
+        let hook = try #require(preStop.last).replacingOccurrences(of: podSocket, with: socket)
+            .replacingOccurrences(of: "supervise ctl", with: "\(Supervise.binary) ctl")
+        var hookRun: (status: Int32, output: String)?
+        let run = try Supervise.run(options + ["--", Supervise.worker("aware-worker.sh")]) { process in
+            #expect(eventually { FileManager.default.fileExists(atPath: socket) }, "the socket was never made")
+            hookRun = try runToEnd(Array(preStop.dropLast()) + [hook])
+            kill(process.processIdentifier, SIGTERM)
+        }
+        #expect(hookRun?.status == 0, "the hook: \(hookRun?.output ?? "never ran")")
+        #expect(run.status == 0, "\(run.stderr)")
+        let states = run.stderr.split(separator: "\n").filter { $0.hasPrefix("supervise: aware-worker.sh: ") }
+            .map { $0.dropFirst("supervise: aware-worker.sh: ".count) }
+        #expect(states.firstIndex(of: "suspended").map { $0 < (states.firstIndex(of: "terminating") ?? 0) } == true,
+                "suspended by the hook, then terminated by SIGTERM: \(states)")
+    }
+
     @Test(.skip("parsing the pod's YAML", because: yamlMissingReason, in: "DeployExampleTests"))
     func thePodsGraceFitsTerminationGracePeriodSecondsAndItsReportGoesToAClaim() throws {
         let pod = try Self.podObject()
@@ -132,9 +162,11 @@ import SuperviseTestSupport
         let lifecycle = try #require(container["lifecycle"] as? [String: Any])
         let preStop = try #require(((lifecycle["preStop"] as? [String: Any])?["exec"] as? [String: Any])?["command"] as? [String])
         let script = try #require(preStop.last)
-        #expect(script.contains("kill -USR1 1"), "preStop backgrounds the worker: \(preStop)")
-        let preStopSleep = try #require(script.components(separatedBy: "sleep ").last.flatMap(Self.seconds))
-        #expect(preStopSleep >= window, "preStop waits out the window before SIGTERM comes")
+        let socket = try #require(Self.value(of: "--socket", in: arguments))
+        #expect(script.hasPrefix("supervise ctl --socket \(socket) background && supervise ctl --socket \(socket) wait suspended timeout="),
+                "preStop backgrounds the worker through the control socket, then waits for it: \(preStop)")
+        let preStopSleep = try #require(script.components(separatedBy: "timeout=").last.flatMap(Self.seconds))
+        #expect(preStopSleep >= window, "preStop lets the worker use its window before SIGTERM comes")
         let period = try #require(spec["terminationGracePeriodSeconds"] as? Double)
         #expect(period >= preStopSleep + 2 * grace + 5,
                 "terminationGracePeriodSeconds \(period) must cover preStop \(preStopSleep) s, twice the grace \(grace) s and 5 s")
