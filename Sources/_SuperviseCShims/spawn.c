@@ -1,5 +1,11 @@
 // fork/exec for one child. Between fork and exec the child runs only async-signal-safe calls:
 // the supervisor is multi-threaded, and the copy of its heap locks in the child may be held.
+//
+// The child is created sharing the supervisor's descriptor table (CLONE_FILES) and takes a copy
+// of only its lowest descriptors (close_range CLOSE_RANGE_UNSHARE), where the request's
+// descriptors were staged: copying the whole table at the fork and closing every inherited
+// descriptor at exec cost O(open descriptors) a child, which grows with the running children
+// (docs/performance.md, "Launching many children").
 
 #define _GNU_SOURCE 1
 
@@ -9,9 +15,12 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/close_range.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -40,21 +49,83 @@ struct supervise_clone_args {
 };
 #define SUPERVISE_CLONE_INTO_CGROUP 0x200000000ULL
 
-/// fork(), but born in the cgroup of `cgroup_directory_fd`. Returns -1 with errno ENOSYS,
-/// EINVAL or E2BIG where the kernel can't, so the caller forks instead.
-static pid_t fork_into_cgroup(int cgroup_directory_fd) {
+/// fork(), but sharing the caller's descriptor table until the child unshares it, with the
+/// calling thread suspended until the child execs or exits (so nothing of this thread changes
+/// the shared table meanwhile), and born in the cgroup of `cgroup_directory_fd` unless -1.
+/// Returns -1 with errno ENOSYS, EINVAL or E2BIG where the kernel can't, so the caller forks instead.
+static pid_t fork_sharing_descriptors(int cgroup_directory_fd) {
 #ifdef SYS_clone3
     struct supervise_clone_args args;
     memset(&args, 0, sizeof(args));
-    args.flags = SUPERVISE_CLONE_INTO_CGROUP;
+    args.flags = CLONE_FILES | CLONE_VFORK;
+    if (cgroup_directory_fd >= 0) {
+        args.flags |= SUPERVISE_CLONE_INTO_CGROUP;
+        args.cgroup = (uint64_t)cgroup_directory_fd;
+    }
     args.exit_signal = SIGCHLD;
-    args.cgroup = (uint64_t)cgroup_directory_fd;
     return (pid_t)syscall(SYS_clone3, &args, sizeof(args));
 #else
     (void)cgroup_directory_fd;
     errno = ENOSYS;
     return -1;
 #endif
+}
+
+/// The descriptors a child is given, staged at low numbers: fds 0-4, `cgroup.procs`, the report pipe.
+#define STAGED_FD_COUNT 7
+
+/// Slots at fixed low numbers (5 and up, the lowest free when the first child was spawned),
+/// holding `placeholder_fd` between spawns; `staging_lock` makes one spawn at a time use them.
+static pthread_mutex_t staging_lock = PTHREAD_MUTEX_INITIALIZER;
+static int staged_slots[STAGED_FD_COUNT];
+static int staging_ready = 0;
+static int placeholder_fd = -1;
+/// The highest slot: a child copies the table's descriptors up to this one only.
+static int highest_staged_slot = -1;
+
+/// Takes the slots, once. With `staging_lock` held. Returns 0 or the errno.
+static int reserve_staged_slots(void) {
+    if (staging_ready) {
+        return 0;
+    }
+    int event = eventfd(0, EFD_CLOEXEC);
+    if (event < 0) {
+        return errno;
+    }
+    // 5 and up: a slot must not take the place of a closed stdin, stdout or stderr.
+    placeholder_fd = event >= FIRST_UNINHERITED_FD ? event : fcntl(event, F_DUPFD_CLOEXEC, FIRST_UNINHERITED_FD);
+    int error = placeholder_fd < 0 ? errno : 0;
+    if (event != placeholder_fd) {
+        close(event);
+    }
+    for (int index = 0; index < STAGED_FD_COUNT && error == 0; index++) {
+        staged_slots[index] = fcntl(placeholder_fd, F_DUPFD_CLOEXEC, FIRST_UNINHERITED_FD);
+        if (staged_slots[index] < 0) {
+            error = errno;
+        } else if (staged_slots[index] > highest_staged_slot) {
+            highest_staged_slot = staged_slots[index];
+        }
+    }
+    if (error != 0) {
+        return error;  // The slots taken so far stay reserved; the next spawn tries again.
+    }
+    staging_ready = 1;
+    return 0;
+}
+
+/// Copies `fd` (when not -1) into slot `index`; returns the slot, or -1 with errno set.
+static int stage(int index, int fd) {
+    if (fd < 0) {
+        return -1;
+    }
+    return dup3(fd, staged_slots[index], O_CLOEXEC);
+}
+
+/// Puts the placeholder back in every slot, releasing the child's descriptors.
+static void release_staged_slots(void) {
+    for (int index = 0; index < STAGED_FD_COUNT; index++) {
+        dup3(placeholder_fd, staged_slots[index], O_CLOEXEC);
+    }
 }
 
 /// Writes `value` (non-negative) in decimal, NUL-terminated.
@@ -199,10 +270,17 @@ static void exec_child(const _supervise_spawn_attributes *attributes, int report
     report_and_exit(report_fd, _SUPERVISE_STEP_EXEC, denied ? EACCES : ENOENT);
 }
 
-/// Everything the forked child does; it never returns.
+/// Everything the forked child does; it never returns. `shares_descriptors`: the child shares
+/// the supervisor's descriptor table, and the staged descriptors are below `highest_staged_slot`.
 __attribute__((noreturn))
 static void run_child(const _supervise_spawn_attributes *attributes, pid_t parent, int report_fd,
-                      int placed_in_cgroup) {
+                      int placed_in_cgroup, int shares_descriptors) {
+    if (shares_descriptors
+        && close_range((unsigned)highest_staged_slot + 1, ~0U, CLOSE_RANGE_UNSHARE) != 0
+        && unshare(CLONE_FILES) != 0) {
+        report_and_exit(report_fd, _SUPERVISE_STEP_DESCRIPTORS, errno);
+    }
+
     // The report pipe must not be overwritten when the descriptors are placed at 0-4.
     if (report_fd < FIRST_UNINHERITED_FD) {
         int moved = fcntl(report_fd, F_DUPFD_CLOEXEC, FIRST_UNINHERITED_FD);
@@ -327,6 +405,43 @@ static ssize_t read_report(int fd, int message[2]) {
     return (ssize_t)received;
 }
 
+/// Stages the request's descriptors in the slots and forks the child, which then execs.
+/// With `staging_lock` held. Returns the child's pid, or -1 with errno and `*failed_step` set.
+static pid_t fork_staged_child(const _supervise_spawn_attributes *attributes, int report_fd,
+                               int *failed_step) {
+    _supervise_spawn_attributes staged = *attributes;
+    staged.stdin_fd = stage(0, attributes->stdin_fd);
+    staged.stdout_fd = stage(1, attributes->stdout_fd);
+    staged.stderr_fd = stage(2, attributes->stderr_fd);
+    staged.events_fd = stage(3, attributes->events_fd);
+    staged.requests_fd = stage(4, attributes->requests_fd);
+    staged.cgroup_procs_fd = stage(5, attributes->cgroup_procs_fd);
+    int staged_report_fd = stage(6, report_fd);
+    if (staged.stdin_fd < 0 || staged.stdout_fd < 0 || staged.stderr_fd < 0 || staged.events_fd < 0
+        || staged.requests_fd < 0 || staged_report_fd < 0
+        || (attributes->cgroup_procs_fd >= 0 && staged.cgroup_procs_fd < 0)) {
+        *failed_step = _SUPERVISE_STEP_DESCRIPTORS;
+        return -1;
+    }
+
+    pid_t parent = getpid();
+    int shares_descriptors = 1;
+    int placed_in_cgroup = attributes->cgroup_directory_fd >= 0;
+    pid_t child = fork_sharing_descriptors(attributes->cgroup_directory_fd);
+    if (child < 0) {
+        shares_descriptors = 0;
+        placed_in_cgroup = 0;
+        child = fork();
+    }
+    if (child == 0) {
+        run_child(&staged, parent, staged_report_fd, placed_in_cgroup, shares_descriptors);
+    }
+    if (child < 0) {
+        *failed_step = _SUPERVISE_STEP_FORK;
+    }
+    return child;
+}
+
 int _supervise_spawn(const _supervise_spawn_attributes *attributes, pid_t *pid, int *failed_step) {
     int report_pipe[2];
     if (pipe2(report_pipe, O_CLOEXEC) != 0) {
@@ -343,34 +458,31 @@ int _supervise_spawn(const _supervise_spawn_attributes *attributes, pid_t *pid, 
         return error;
     }
 
-    pid_t parent = getpid();
-    int placed_in_cgroup = 0;
+    pthread_mutex_lock(&staging_lock);
     pid_t child = -1;
-    if (attributes->cgroup_directory_fd >= 0) {
-        child = fork_into_cgroup(attributes->cgroup_directory_fd);
-        placed_in_cgroup = child >= 0;
+    error = reserve_staged_slots();
+    if (error == 0) {
+        child = fork_staged_child(attributes, report_pipe[1], failed_step);
+        error = errno;
+    } else {
+        *failed_step = _SUPERVISE_STEP_DESCRIPTORS;
     }
-    if (!placed_in_cgroup) {
-        child = fork();
-    }
-    if (child == 0) {
-        close(report_pipe[0]);
-        run_child(attributes, parent, report_pipe[1], placed_in_cgroup);
-    }
-    int fork_error = errno;
     if (child > 0 && !attributes->new_session) {
         // Also done by the child: whichever runs first, the group exists before we return.
         // (Not for a new session: setsid fails in a process that already leads a group.)
         // EACCES (the child already exec'd) and ESRCH are fine: the child did it itself.
         setpgid(child, child);
     }
+    if (staging_ready) {
+        release_staged_slots();
+    }
+    pthread_mutex_unlock(&staging_lock);
     pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
     close(report_pipe[1]);
 
     if (child < 0) {
         close(report_pipe[0]);
-        *failed_step = _SUPERVISE_STEP_FORK;
-        return fork_error;
+        return error;
     }
 
     int message[2] = { 0, 0 };
