@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -49,28 +50,60 @@ struct supervise_clone_args {
 };
 #define SUPERVISE_CLONE_INTO_CGROUP 0x200000000ULL
 
-/// fork(), but sharing the caller's descriptor table until the child unshares it, with the
-/// calling thread suspended until the child execs or exits (so nothing of this thread changes
-/// the shared table meanwhile), and born in the cgroup of `cgroup_directory_fd` unless -1.
-/// Returns -1 with errno ENOSYS, EINVAL or E2BIG where the kernel can't, so the caller forks instead.
-static pid_t fork_sharing_descriptors(int cgroup_directory_fd) {
-#ifdef SYS_clone3
-    struct supervise_clone_args args;
-    memset(&args, 0, sizeof(args));
-    args.flags = CLONE_FILES | CLONE_VFORK;
-    if (cgroup_directory_fd >= 0) {
-        args.flags |= SUPERVISE_CLONE_INTO_CGROUP;
-        args.cgroup = (uint64_t)cgroup_directory_fd;
-    }
-    args.exit_signal = SIGCHLD;
-    return (pid_t)syscall(SYS_clone3, &args, sizeof(args));
+/// CLONE_VM where `clone3_running` can start the child on a stack of its own: the child then
+/// shares the supervisor's memory until its exec, and no page table is copied.
+#if defined(__x86_64__)
+#define CLONE_SHARING_MEMORY CLONE_VM
 #else
-    (void)cgroup_directory_fd;
+#define CLONE_SHARING_MEMORY 0
+#endif
+
+/// The stack a child runs on until its exec when it shares the supervisor's memory.
+#define CHILD_STACK_SIZE (256 * 1024)
+
+/// Starts `child_main(argument)` in a new process: clone3 with `args`, on `stack` when the
+/// flags share memory. The child never returns from `child_main`.
+static pid_t clone3_running(struct supervise_clone_args *args, void (*child_main)(void *),
+                            void *argument) {
+#if defined(__x86_64__) && defined(SYS_clone3)
+    register long result __asm__("rax") = SYS_clone3;
+    register struct supervise_clone_args *arguments_register __asm__("rdi") = args;
+    register size_t size_register __asm__("rsi") = sizeof(*args);
+    register void (*main_register)(void *) __asm__("r12") = child_main;
+    register void *argument_register __asm__("r13") = argument;
+    __asm__ volatile(
+        "syscall\n\t"
+        "test %%rax, %%rax\n\t"
+        "jnz 1f\n\t"
+        // The child, on its own stack: call child_main(argument), which does not return.
+        "xor %%ebp, %%ebp\n\t"
+        "mov %%r13, %%rdi\n\t"
+        "and $-16, %%rsp\n\t"
+        "call *%%r12\n\t"
+        "hlt\n\t"
+        "1:\n\t"
+        : "+r"(result)
+        : "r"(arguments_register), "r"(size_register), "r"(main_register), "r"(argument_register)
+        : "rcx", "r11", "memory");
+    if (result < 0) {
+        errno = (int)-result;
+        return -1;
+    }
+    return (pid_t)result;
+#elif defined(SYS_clone3)
+    pid_t child = (pid_t)syscall(SYS_clone3, args, sizeof(*args));
+    if (child == 0) {
+        child_main(argument);
+    }
+    return child;
+#else
+    (void)args;
+    (void)child_main;
+    (void)argument;
     errno = ENOSYS;
     return -1;
 #endif
 }
-
 /// The descriptors a child is given, staged at low numbers: fds 0-4, `cgroup.procs`, the report pipe.
 #define STAGED_FD_COUNT 7
 
@@ -82,6 +115,8 @@ static int staging_ready = 0;
 static int placeholder_fd = -1;
 /// The highest slot: a child copies the table's descriptors up to this one only.
 static int highest_staged_slot = -1;
+/// The stack a child runs on until its exec, where it shares the supervisor's memory.
+static void *child_stack = NULL;
 
 /// Takes the slots, once. With `staging_lock` held. Returns 0 or the errno.
 static int reserve_staged_slots(void) {
@@ -106,8 +141,17 @@ static int reserve_staged_slots(void) {
             highest_staged_slot = staged_slots[index];
         }
     }
+    if (error == 0 && child_stack == NULL) {
+        void *stack = mmap(NULL, CHILD_STACK_SIZE, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+        if (stack == MAP_FAILED) {
+            error = errno;
+        } else {
+            child_stack = stack;
+        }
+    }
     if (error != 0) {
-        return error;  // The slots taken so far stay reserved; the next spawn tries again.
+        return error;  // What was taken so far stays reserved; the next spawn tries again.
     }
     staging_ready = 1;
     return 0;
@@ -405,6 +449,21 @@ static ssize_t read_report(int fd, int message[2]) {
     return (ssize_t)received;
 }
 
+/// What a child created by clone3 starts from.
+struct child_start {
+    const _supervise_spawn_attributes *attributes;
+    pid_t parent;
+    int report_fd;
+    int placed_in_cgroup;
+};
+
+/// The child's start after clone3: it shares the supervisor's descriptor table.
+__attribute__((noreturn))
+static void start_shared_child(void *argument) {
+    const struct child_start *start = argument;
+    run_child(start->attributes, start->parent, start->report_fd, start->placed_in_cgroup, 1);
+}
+
 /// Stages the request's descriptors in the slots and forks the child, which then execs.
 /// With `staging_lock` held. Returns the child's pid, or -1 with errno and `*failed_step` set.
 static pid_t fork_staged_child(const _supervise_spawn_attributes *attributes, int report_fd,
@@ -424,17 +483,31 @@ static pid_t fork_staged_child(const _supervise_spawn_attributes *attributes, in
         return -1;
     }
 
-    pid_t parent = getpid();
-    int shares_descriptors = 1;
-    int placed_in_cgroup = attributes->cgroup_directory_fd >= 0;
-    pid_t child = fork_sharing_descriptors(attributes->cgroup_directory_fd);
-    if (child < 0) {
-        shares_descriptors = 0;
-        placed_in_cgroup = 0;
-        child = fork();
+    struct child_start start = {
+        .attributes = &staged,
+        .parent = getpid(),
+        .report_fd = staged_report_fd,
+        .placed_in_cgroup = attributes->cgroup_directory_fd >= 0,
+    };
+    struct supervise_clone_args args;
+    memset(&args, 0, sizeof(args));
+    args.flags = CLONE_FILES | CLONE_VFORK | CLONE_SHARING_MEMORY;
+    if (CLONE_SHARING_MEMORY != 0) {
+        args.stack = (uint64_t)(uintptr_t)child_stack;
+        args.stack_size = CHILD_STACK_SIZE;
     }
-    if (child == 0) {
-        run_child(&staged, parent, staged_report_fd, placed_in_cgroup, shares_descriptors);
+    if (start.placed_in_cgroup) {
+        args.flags |= SUPERVISE_CLONE_INTO_CGROUP;
+        args.cgroup = (uint64_t)attributes->cgroup_directory_fd;
+    }
+    args.exit_signal = SIGCHLD;
+    pid_t child = clone3_running(&args, start_shared_child, &start);
+    if (child < 0) {
+        // A kernel without clone3 or CLONE_INTO_CGROUP: a plain fork, which copies the table.
+        child = fork();
+        if (child == 0) {
+            run_child(&staged, start.parent, staged_report_fd, 0, 0);
+        }
     }
     if (child < 0) {
         *failed_step = _SUPERVISE_STEP_FORK;
