@@ -1,11 +1,13 @@
-// fork/exec for one child. Between fork and exec the child runs only async-signal-safe calls:
-// the supervisor is multi-threaded, and the copy of its heap locks in the child may be held.
+// fork/exec for one child. Between fork and exec the child runs only async-signal-safe calls
+// and allocates nothing: the supervisor is multi-threaded, its heap locks may be held by another
+// thread, and on x86-64 the child even shares the supervisor's memory until its exec.
 //
 // The child is created sharing the supervisor's descriptor table (CLONE_FILES) and takes a copy
 // of only its lowest descriptors (close_range CLOSE_RANGE_UNSHARE), where the request's
 // descriptors were staged: copying the whole table at the fork and closing every inherited
-// descriptor at exec cost O(open descriptors) a child, which grows with the running children
-// (docs/performance.md, "Launching many children").
+// descriptor at exec cost O(open descriptors) a child, which grows with the running children.
+// With CLONE_VM (x86-64) no page table is copied either (docs/performance.md, "Launching many
+// children (before → after)").
 
 #define _GNU_SOURCE 1
 
@@ -104,6 +106,7 @@ static pid_t clone3_running(struct supervise_clone_args *args, void (*child_main
     return -1;
 #endif
 }
+
 /// The descriptors a child is given, staged at low numbers: fds 0-4, `cgroup.procs`, the report pipe.
 #define STAGED_FD_COUNT 7
 
@@ -118,7 +121,19 @@ static int highest_staged_slot = -1;
 /// The stack a child runs on until its exec, where it shares the supervisor's memory.
 static void *child_stack = NULL;
 
-/// Takes the slots, once. With `staging_lock` held. Returns 0 or the errno.
+/// Closes what `reserve_staged_slots` took before it failed.
+static void unreserve_staged_slots(int taken) {
+    for (int index = 0; index < taken; index++) {
+        close(staged_slots[index]);
+    }
+    if (placeholder_fd >= 0) {
+        close(placeholder_fd);
+    }
+    placeholder_fd = -1;
+    highest_staged_slot = -1;
+}
+
+/// Takes the slots and the child stack, once. With `staging_lock` held. Returns 0 or the errno.
 static int reserve_staged_slots(void) {
     if (staging_ready) {
         return 0;
@@ -133,15 +148,18 @@ static int reserve_staged_slots(void) {
     if (event != placeholder_fd) {
         close(event);
     }
-    for (int index = 0; index < STAGED_FD_COUNT && error == 0; index++) {
-        staged_slots[index] = fcntl(placeholder_fd, F_DUPFD_CLOEXEC, FIRST_UNINHERITED_FD);
-        if (staged_slots[index] < 0) {
+    int taken = 0;
+    for (; taken < STAGED_FD_COUNT && error == 0; taken++) {
+        staged_slots[taken] = fcntl(placeholder_fd, F_DUPFD_CLOEXEC, FIRST_UNINHERITED_FD);
+        if (staged_slots[taken] < 0) {
             error = errno;
-        } else if (staged_slots[index] > highest_staged_slot) {
-            highest_staged_slot = staged_slots[index];
+            break;
+        }
+        if (staged_slots[taken] > highest_staged_slot) {
+            highest_staged_slot = staged_slots[taken];
         }
     }
-    if (error == 0 && child_stack == NULL) {
+    if (error == 0 && CLONE_SHARING_MEMORY != 0) {
         void *stack = mmap(NULL, CHILD_STACK_SIZE, PROT_READ | PROT_WRITE,
                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
         if (stack == MAP_FAILED) {
@@ -151,15 +169,17 @@ static int reserve_staged_slots(void) {
         }
     }
     if (error != 0) {
-        return error;  // What was taken so far stays reserved; the next spawn tries again.
+        unreserve_staged_slots(taken);
+        return error;
     }
     staging_ready = 1;
     return 0;
 }
 
-/// Copies `fd` (when not -1) into slot `index`; returns the slot, or -1 with errno set.
+/// Copies `fd` into slot `index`; returns the slot, or -1 with errno set (EBADF for a negative `fd`).
 static int stage(int index, int fd) {
     if (fd < 0) {
+        errno = EBADF;
         return -1;
     }
     return dup3(fd, staged_slots[index], O_CLOEXEC);
