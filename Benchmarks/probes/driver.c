@@ -23,7 +23,8 @@
  *   bench-driver scale CONFIG SUPERVISE N
  *       supervise --config CONFIG with N unaware children: launch → all active
  *       ("scale-launch"), SIGUSR1 → all suspended ("scale-freeze"); prints the
- *       supervisor's RSS in kB ("scale-rss-kb") once all are active.
+ *       supervisor's RSS in kB ("scale-rss-kb") and the CPU time it has used, user and
+ *       system, since it started ("scale-launch-cpu") once all are active.
  *
  * The driver gives up after BENCH_TIME_LIMIT seconds (default 240), stopping the
  * supervisor it started.
@@ -344,6 +345,23 @@ static void startup(int count, char **argv) {
     }
 }
 
+/// User and system CPU time `pid` has used, in nanoseconds (clock-tick resolution), or -1.
+static int64_t cpu_ns(pid_t pid) {
+    char path[64], text[4096];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd >= 0 ? read(fd, text, sizeof text - 1) : -1;
+    if (fd >= 0) close(fd);
+    if (n <= 0) return -1;
+    text[n] = 0;
+    char *after_name = strrchr(text, ')');
+    unsigned long long user = 0, system = 0;
+    // Fields 14 and 15 (utime, stime), counted from the state, field 3.
+    if (!after_name || sscanf(after_name + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+                              &user, &system) != 2) return -1;
+    return (int64_t)((user + system) * (1000000000ULL / (unsigned long long)sysconf(_SC_CLK_TCK)));
+}
+
 static long rss_kb(pid_t pid) {
     char path[64], text[4096];
     snprintf(path, sizeof path, "/proc/%d/status", pid);
@@ -371,6 +389,7 @@ static void scale(const char *config, const char *supervise, int count) {
     write_string(s.stdin_fd, "wait active all timeout=60s\nstatus\n");
     read_status_lines(&s, count, "\"active\"");
     sample("scale-launch", now_ns() - t0);
+    sample("scale-launch-cpu", cpu_ns(s.pid));
     usleep(200000);
     printf("sample scale-rss-kb %ld\n", rss_kb(s.pid));
     write_string(s.stdin_fd, "wait suspended all timeout=60s\nstatus\n");

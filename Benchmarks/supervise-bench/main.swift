@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Measures supervise against its peers and the kernel's floors, prints a table and
 /// writes bench-results/latest.json. `--compare` adds another supervise build (another
-/// branch's, say) to the startup, idle and binary figures, measured in the same turns.
+/// branch's, say) to the startup, idle, scale and binary figures, measured in the same turns.
 /// See docs/performance.md.
 let arguments = CommandLine.arguments.dropFirst()
 let usage = "usage: supervise-bench [--quick | --full] [--only latency,relaunch,pause,timers,startup,idle,scale,throughput,binary,ctl] [--compare SUPERVISE]"

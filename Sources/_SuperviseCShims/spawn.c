@@ -1,5 +1,13 @@
-// fork/exec for one child. Between fork and exec the child runs only async-signal-safe calls:
-// the supervisor is multi-threaded, and the copy of its heap locks in the child may be held.
+// fork/exec for one child. Between fork and exec the child runs only async-signal-safe calls
+// and allocates nothing: the supervisor is multi-threaded, its heap locks may be held by another
+// thread, and on x86-64 the child even shares the supervisor's memory until its exec.
+//
+// The child is created sharing the supervisor's descriptor table (CLONE_FILES) and takes a copy
+// of only its lowest descriptors (close_range CLOSE_RANGE_UNSHARE), where the request's
+// descriptors were staged: copying the whole table at the fork and closing every inherited
+// descriptor at exec cost O(open descriptors) a child, which grows with the running children.
+// With CLONE_VM (x86-64) no page table is copied either (docs/performance.md, "Launching many
+// children (before → after)").
 
 #define _GNU_SOURCE 1
 
@@ -9,9 +17,13 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/close_range.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -40,21 +52,144 @@ struct supervise_clone_args {
 };
 #define SUPERVISE_CLONE_INTO_CGROUP 0x200000000ULL
 
-/// fork(), but born in the cgroup of `cgroup_directory_fd`. Returns -1 with errno ENOSYS,
-/// EINVAL or E2BIG where the kernel can't, so the caller forks instead.
-static pid_t fork_into_cgroup(int cgroup_directory_fd) {
-#ifdef SYS_clone3
-    struct supervise_clone_args args;
-    memset(&args, 0, sizeof(args));
-    args.flags = SUPERVISE_CLONE_INTO_CGROUP;
-    args.exit_signal = SIGCHLD;
-    args.cgroup = (uint64_t)cgroup_directory_fd;
-    return (pid_t)syscall(SYS_clone3, &args, sizeof(args));
+/// CLONE_VM where `clone3_running` can start the child on a stack of its own: the child then
+/// shares the supervisor's memory until its exec, and no page table is copied.
+#if defined(__x86_64__)
+#define CLONE_SHARING_MEMORY CLONE_VM
 #else
-    (void)cgroup_directory_fd;
+#define CLONE_SHARING_MEMORY 0
+#endif
+
+/// The stack a child runs on until its exec when it shares the supervisor's memory.
+#define CHILD_STACK_SIZE (256 * 1024)
+
+/// Starts `child_main(argument)` in a new process: clone3 with `args`, on `stack` when the
+/// flags share memory. The child never returns from `child_main`.
+static pid_t clone3_running(struct supervise_clone_args *args, void (*child_main)(void *),
+                            void *argument) {
+#if defined(__x86_64__) && defined(SYS_clone3)
+    register long result __asm__("rax") = SYS_clone3;
+    register struct supervise_clone_args *arguments_register __asm__("rdi") = args;
+    register size_t size_register __asm__("rsi") = sizeof(*args);
+    register void (*main_register)(void *) __asm__("r12") = child_main;
+    register void *argument_register __asm__("r13") = argument;
+    __asm__ volatile(
+        "syscall\n\t"
+        "test %%rax, %%rax\n\t"
+        "jnz 1f\n\t"
+        // The child, on its own stack: call child_main(argument), which does not return.
+        "xor %%ebp, %%ebp\n\t"
+        "mov %%r13, %%rdi\n\t"
+        "and $-16, %%rsp\n\t"
+        "call *%%r12\n\t"
+        "hlt\n\t"
+        "1:\n\t"
+        : "+r"(result)
+        : "r"(arguments_register), "r"(size_register), "r"(main_register), "r"(argument_register)
+        : "rcx", "r11", "memory");
+    if (result < 0) {
+        errno = (int)-result;
+        return -1;
+    }
+    return (pid_t)result;
+#elif defined(SYS_clone3)
+    pid_t child = (pid_t)syscall(SYS_clone3, args, sizeof(*args));
+    if (child == 0) {
+        child_main(argument);
+    }
+    return child;
+#else
+    (void)args;
+    (void)child_main;
+    (void)argument;
     errno = ENOSYS;
     return -1;
 #endif
+}
+
+/// The descriptors a child is given, staged at low numbers: fds 0-4, `cgroup.procs`, the report pipe.
+#define STAGED_FD_COUNT 7
+
+/// Slots at fixed low numbers (5 and up, the lowest free when the first child was spawned),
+/// holding `placeholder_fd` between spawns; `staging_lock` makes one spawn at a time use them.
+static pthread_mutex_t staging_lock = PTHREAD_MUTEX_INITIALIZER;
+static int staged_slots[STAGED_FD_COUNT];
+static int staging_ready = 0;
+static int placeholder_fd = -1;
+/// The highest slot: a child copies the table's descriptors up to this one only.
+static int highest_staged_slot = -1;
+/// The stack a child runs on until its exec, where it shares the supervisor's memory.
+static void *child_stack = NULL;
+
+/// Closes what `reserve_staged_slots` took before it failed.
+static void unreserve_staged_slots(int taken) {
+    for (int index = 0; index < taken; index++) {
+        close(staged_slots[index]);
+    }
+    if (placeholder_fd >= 0) {
+        close(placeholder_fd);
+    }
+    placeholder_fd = -1;
+    highest_staged_slot = -1;
+}
+
+/// Takes the slots and the child stack, once. With `staging_lock` held. Returns 0 or the errno.
+static int reserve_staged_slots(void) {
+    if (staging_ready) {
+        return 0;
+    }
+    int event = eventfd(0, EFD_CLOEXEC);
+    if (event < 0) {
+        return errno;
+    }
+    // 5 and up: a slot must not take the place of a closed stdin, stdout or stderr.
+    placeholder_fd = event >= FIRST_UNINHERITED_FD ? event : fcntl(event, F_DUPFD_CLOEXEC, FIRST_UNINHERITED_FD);
+    int error = placeholder_fd < 0 ? errno : 0;
+    if (event != placeholder_fd) {
+        close(event);
+    }
+    int taken = 0;
+    for (; taken < STAGED_FD_COUNT && error == 0; taken++) {
+        staged_slots[taken] = fcntl(placeholder_fd, F_DUPFD_CLOEXEC, FIRST_UNINHERITED_FD);
+        if (staged_slots[taken] < 0) {
+            error = errno;
+            break;
+        }
+        if (staged_slots[taken] > highest_staged_slot) {
+            highest_staged_slot = staged_slots[taken];
+        }
+    }
+    if (error == 0 && CLONE_SHARING_MEMORY != 0) {
+        void *stack = mmap(NULL, CHILD_STACK_SIZE, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+        if (stack == MAP_FAILED) {
+            error = errno;
+        } else {
+            child_stack = stack;
+        }
+    }
+    if (error != 0) {
+        unreserve_staged_slots(taken);
+        return error;
+    }
+    staging_ready = 1;
+    return 0;
+}
+
+/// Copies `fd` into slot `index`; returns the slot, or -1 with errno set (EBADF for a negative `fd`).
+static int stage(int index, int fd) {
+    if (fd < 0) {
+        errno = EBADF;
+        return -1;
+    }
+    return dup3(fd, staged_slots[index], O_CLOEXEC);
+}
+
+/// Puts the placeholder back in every slot, releasing the child's descriptors.
+static void release_staged_slots(void) {
+    for (int index = 0; index < STAGED_FD_COUNT; index++) {
+        dup3(placeholder_fd, staged_slots[index], O_CLOEXEC);
+    }
 }
 
 /// Writes `value` (non-negative) in decimal, NUL-terminated.
@@ -199,10 +334,17 @@ static void exec_child(const _supervise_spawn_attributes *attributes, int report
     report_and_exit(report_fd, _SUPERVISE_STEP_EXEC, denied ? EACCES : ENOENT);
 }
 
-/// Everything the forked child does; it never returns.
+/// Everything the forked child does; it never returns. `shares_descriptors`: the child shares
+/// the supervisor's descriptor table, and the staged descriptors are below `highest_staged_slot`.
 __attribute__((noreturn))
 static void run_child(const _supervise_spawn_attributes *attributes, pid_t parent, int report_fd,
-                      int placed_in_cgroup) {
+                      int placed_in_cgroup, int shares_descriptors) {
+    if (shares_descriptors
+        && close_range((unsigned)highest_staged_slot + 1, ~0U, CLOSE_RANGE_UNSHARE) != 0
+        && unshare(CLONE_FILES) != 0) {
+        report_and_exit(report_fd, _SUPERVISE_STEP_DESCRIPTORS, errno);
+    }
+
     // The report pipe must not be overwritten when the descriptors are placed at 0-4.
     if (report_fd < FIRST_UNINHERITED_FD) {
         int moved = fcntl(report_fd, F_DUPFD_CLOEXEC, FIRST_UNINHERITED_FD);
@@ -327,6 +469,72 @@ static ssize_t read_report(int fd, int message[2]) {
     return (ssize_t)received;
 }
 
+/// What a child created by clone3 starts from.
+struct child_start {
+    const _supervise_spawn_attributes *attributes;
+    pid_t parent;
+    int report_fd;
+    int placed_in_cgroup;
+};
+
+/// The child's start after clone3: it shares the supervisor's descriptor table.
+__attribute__((noreturn))
+static void start_shared_child(void *argument) {
+    const struct child_start *start = argument;
+    run_child(start->attributes, start->parent, start->report_fd, start->placed_in_cgroup, 1);
+}
+
+/// Stages the request's descriptors in the slots and forks the child, which then execs.
+/// With `staging_lock` held. Returns the child's pid, or -1 with errno and `*failed_step` set.
+static pid_t fork_staged_child(const _supervise_spawn_attributes *attributes, int report_fd,
+                               int *failed_step) {
+    _supervise_spawn_attributes staged = *attributes;
+    staged.stdin_fd = stage(0, attributes->stdin_fd);
+    staged.stdout_fd = stage(1, attributes->stdout_fd);
+    staged.stderr_fd = stage(2, attributes->stderr_fd);
+    staged.events_fd = stage(3, attributes->events_fd);
+    staged.requests_fd = stage(4, attributes->requests_fd);
+    staged.cgroup_procs_fd = stage(5, attributes->cgroup_procs_fd);
+    int staged_report_fd = stage(6, report_fd);
+    if (staged.stdin_fd < 0 || staged.stdout_fd < 0 || staged.stderr_fd < 0 || staged.events_fd < 0
+        || staged.requests_fd < 0 || staged_report_fd < 0
+        || (attributes->cgroup_procs_fd >= 0 && staged.cgroup_procs_fd < 0)) {
+        *failed_step = _SUPERVISE_STEP_DESCRIPTORS;
+        return -1;
+    }
+
+    struct child_start start = {
+        .attributes = &staged,
+        .parent = getpid(),
+        .report_fd = staged_report_fd,
+        .placed_in_cgroup = attributes->cgroup_directory_fd >= 0,
+    };
+    struct supervise_clone_args args;
+    memset(&args, 0, sizeof(args));
+    args.flags = CLONE_FILES | CLONE_VFORK | CLONE_SHARING_MEMORY;
+    if (CLONE_SHARING_MEMORY != 0) {
+        args.stack = (uint64_t)(uintptr_t)child_stack;
+        args.stack_size = CHILD_STACK_SIZE;
+    }
+    if (start.placed_in_cgroup) {
+        args.flags |= SUPERVISE_CLONE_INTO_CGROUP;
+        args.cgroup = (uint64_t)attributes->cgroup_directory_fd;
+    }
+    args.exit_signal = SIGCHLD;
+    pid_t child = clone3_running(&args, start_shared_child, &start);
+    if (child < 0) {
+        // A kernel without clone3 or CLONE_INTO_CGROUP: a plain fork, which copies the table.
+        child = fork();
+        if (child == 0) {
+            run_child(&staged, start.parent, staged_report_fd, 0, 0);
+        }
+    }
+    if (child < 0) {
+        *failed_step = _SUPERVISE_STEP_FORK;
+    }
+    return child;
+}
+
 int _supervise_spawn(const _supervise_spawn_attributes *attributes, pid_t *pid, int *failed_step) {
     int report_pipe[2];
     if (pipe2(report_pipe, O_CLOEXEC) != 0) {
@@ -343,34 +551,31 @@ int _supervise_spawn(const _supervise_spawn_attributes *attributes, pid_t *pid, 
         return error;
     }
 
-    pid_t parent = getpid();
-    int placed_in_cgroup = 0;
+    pthread_mutex_lock(&staging_lock);
     pid_t child = -1;
-    if (attributes->cgroup_directory_fd >= 0) {
-        child = fork_into_cgroup(attributes->cgroup_directory_fd);
-        placed_in_cgroup = child >= 0;
+    error = reserve_staged_slots();
+    if (error == 0) {
+        child = fork_staged_child(attributes, report_pipe[1], failed_step);
+        error = errno;
+    } else {
+        *failed_step = _SUPERVISE_STEP_DESCRIPTORS;
     }
-    if (!placed_in_cgroup) {
-        child = fork();
-    }
-    if (child == 0) {
-        close(report_pipe[0]);
-        run_child(attributes, parent, report_pipe[1], placed_in_cgroup);
-    }
-    int fork_error = errno;
     if (child > 0 && !attributes->new_session) {
         // Also done by the child: whichever runs first, the group exists before we return.
         // (Not for a new session: setsid fails in a process that already leads a group.)
         // EACCES (the child already exec'd) and ESRCH are fine: the child did it itself.
         setpgid(child, child);
     }
+    if (staging_ready) {
+        release_staged_slots();
+    }
+    pthread_mutex_unlock(&staging_lock);
     pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
     close(report_pipe[1]);
 
     if (child < 0) {
         close(report_pipe[0]);
-        *failed_step = _SUPERVISE_STEP_FORK;
-        return fork_error;
+        return error;
     }
 
     int message[2] = { 0, 0 };

@@ -20,7 +20,9 @@ import SuperviseTestSupport
 
     /// examples/ci/two-children.toml, as docs/report.md runs it: `tidy` goes background, flushes under a task,
     /// is suspended, comes back to the foreground; `uploader` holds its task past the limit and is killed.
-    static let script = "background all\nwait exited uploader timeout=10s\nforeground tidy\nwait active tidy\nterminate all\n"
+    /// The first `sleep` keeps both active for 50 ms, so that the active span is wider than a pixel however
+    /// fast the launch (about 1.5 ms of a 2 s run: under a pixel of the 1,000-pixel plot).
+    static let script = "sleep 50ms\nbackground all\nwait exited uploader timeout=10s\nforeground tidy\nwait active tidy\nterminate all\n"
 
     /// A lane's state band as the page places it: `data-state-top` and `data-state-bottom` by child.
     static func bands(_ page: String) -> [String: Range<Int>] {

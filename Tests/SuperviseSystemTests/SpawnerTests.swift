@@ -146,6 +146,49 @@ struct SpawnerTests {
         #expect(descriptors == [0, 1, 2, 3, 4])
     }
 
+    /// The child copies only the lowest descriptors; the ones above must not reach it either,
+    /// however many there are.
+    @Test func childHasExactlyDescriptorsZeroToFourAmongThousands() throws {
+        let strays = (0..<2_000).map { _ in open("/dev/null", O_RDONLY) }
+        defer { strays.forEach { close($0) } }
+        try #require(strays.allSatisfy { $0 > 4 })
+
+        let child = try Child.spawn(["sleep", "30"])
+        defer { child.kill() }
+        var descriptors: [Int] = []
+        eventually(timeout: 5) {
+            descriptors = openDescriptors(of: child.pid)
+            return descriptors == [0, 1, 2, 3, 4]
+        }
+        #expect(descriptors == [0, 1, 2, 3, 4])
+    }
+
+    /// The slots the descriptors are staged in let go of them: once the child has exited, its
+    /// end of the pipe is closed everywhere and the supervisor's end reads end-of-file.
+    @Test func theSupervisorKeepsNoCopyOfTheChildsEnds() throws {
+        let child = try Child.spawn(["/bin/true"])
+        #expect(child.reap(closingSupervisorEnds: false) == .exited(0))
+        defer { child.channels.closeSupervisorEnds() }
+        var byte: UInt8 = 0
+        var poller = pollfd(fd: child.channels.requestsRead, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&poller, 1, 5_000) == 1)
+        #expect(read(child.channels.requestsRead, &byte, 1) == 0)
+    }
+
+    /// Spawns from several threads take turns with the staging slots: each child gets its own pipes.
+    @Test func childrenSpawnedFromSeveralThreadsGetTheirOwnDescriptors() throws {
+        let spawners = (0..<8).map { _ in SpawnerThread() }
+        for (index, spawner) in spawners.enumerated() {
+            spawner.start(["sh", "-c", "printf '\(index)\\n' >&4; read line <&3"])
+        }
+        defer { spawners.forEach { $0.end() } }
+        for (index, spawner) in spawners.enumerated() {
+            let child = try #require(spawner.spawned())
+            #expect(readLine(from: child.channels.requestsRead) == "\(index)")
+            child.kill()
+        }
+    }
+
     @Test(.skip("distinct stdout and stderr", because: standardOutputAndErrorDiffer ? nil : "needs stdout and stderr open on different files",
                 in: "SpawnerTests"))
     func swapsSourcesAlreadyNumberedBelowFive() throws {
@@ -325,11 +368,11 @@ private struct Child {
         }
     }
 
-    /// Waits for the child's end and closes the supervisor's ends.
-    func reap() -> ChildTermination {
+    /// Waits for the child's end and closes the supervisor's ends (unless told not to).
+    func reap(closingSupervisorEnds: Bool = true) -> ChildTermination {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        channels.closeSupervisorEnds()
+        if closingSupervisorEnds { channels.closeSupervisorEnds() }
         return ChildTermination(waitStatus: status)
     }
 
@@ -348,6 +391,30 @@ private final class SpawnedFromThread: @unchecked Sendable {
         child = try? Child.spawn(arguments)
         finished.signal()
     }
+}
+
+/// A thread that spawns a child and lives on until `end`, so that the child's parent-death
+/// signal does not fire meanwhile.
+private final class SpawnerThread: @unchecked Sendable {
+    private let ready = DispatchSemaphore(value: 0)
+    private let ending = DispatchSemaphore(value: 0)
+    private var child: Child?
+
+    func start(_ arguments: [String]) {
+        Thread {
+            self.child = try? Child.spawn(arguments)
+            self.ready.signal()
+            self.ending.wait()
+        }.start()
+    }
+
+    /// Waits for the spawn; the child, or nil when it failed.
+    func spawned() -> Child? {
+        ready.wait()
+        return child
+    }
+
+    func end() { ending.signal() }
 }
 
 /// The fds open in a process, sorted.

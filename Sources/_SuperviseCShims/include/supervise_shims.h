@@ -94,6 +94,12 @@ typedef struct _supervise_spawn_attributes {
 /// in a cgroup if asked, with exactly fds 0-4 open, default signal dispositions and an empty
 /// signal mask.
 ///
+/// The child copies only the supervisor's lowest descriptors, however many it holds: the request's
+/// are staged in 7 slots the first spawn reserves (at 5 and up; they then hold an eventfd,
+/// 8 descriptors the supervisor keeps open). On x86-64 it shares the supervisor's memory until
+/// its exec (CLONE_VM, on a stack mapped once). The calling thread waits for the exec (CLONE_VFORK);
+/// spawns from several threads take turns.
+///
 /// Returns 0 and sets `*pid` once the exec succeeded. Otherwise returns the errno and sets
 /// `*failed_step` to a `_SUPERVISE_STEP_*`; a child that was forked has been reaped.
 int _supervise_spawn(const _supervise_spawn_attributes * _Nonnull attributes,
