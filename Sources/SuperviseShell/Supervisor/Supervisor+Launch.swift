@@ -26,7 +26,7 @@ extension Supervisor {
         let spec = child.spec
         do throws(SupervisorError) {
             let output = options.prefixOutput && specs.count > 1
-                ? try OutputForwarder(name: spec.name, width: OutputPrefixer.width(for: specs.map(\.name)), loop: loop)
+                ? try OutputForwarder(name: spec.name, width: outputPrefixWidth, loop: loop)
                 : nil
             let channels = try ProtocolChannels()
             let request = SpawnRequest(

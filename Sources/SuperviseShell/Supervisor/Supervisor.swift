@@ -8,6 +8,8 @@ import SuperviseProtocol
 /// each child's pipes, freezer notifications and timers.
 public final class Supervisor {
     let specs: [ChildSpec]
+    /// The width of the `NAME | ` prefix on several children's output: the longest name.
+    let outputPrefixWidth: Int
     let options: SupervisorOptions
     /// Its level is the handler's, shared by every child's copy: `log-level` sets it here.
     var logger: Logger
@@ -38,6 +40,7 @@ public final class Supervisor {
     public init(children: [ChildSpec], options: SupervisorOptions, logger: Logger,
                 controlSocket: ControlListener? = nil) throws(SupervisorError) {
         self.specs = children
+        self.outputPrefixWidth = OutputPrefixer.width(for: children.map(\.name))
         self.options = options
         self.logger = logger
         self.signals = try SignalReceiver(taking: options.signalTable.signals + [SignalNumber.childStatusChanged])
