@@ -127,7 +127,7 @@ extension Bench {
                 add("scale: launch all", subject, .nanoseconds, measured["scale-launch"] ?? [],
                     target: children == 1000 ? "≤ 1 s" : "") { children == 1000 ? $0.p50 <= 1e9 : true }
                 add("scale: launch all, supervisor CPU", subject, .nanoseconds, measured["scale-launch-cpu"] ?? [],
-                    note: "user + system, in clock ticks (10 ms)")
+                    note: "its threads' time on a CPU (schedstat)")
                 add("scale: background all → all frozen", subject, .nanoseconds, measured["scale-freeze"] ?? [],
                     target: children == 1000 ? "≤ 1 s" : "") { children == 1000 ? $0.p50 <= 1e9 : true }
                 if let base = rssByCount[name]?[1], let rss = rssByCount[name]?[children] {

@@ -523,10 +523,25 @@ static pid_t fork_staged_child(const _supervise_spawn_attributes *attributes, in
     args.exit_signal = SIGCHLD;
     pid_t child = clone3_running(&args, start_shared_child, &start);
     if (child < 0) {
-        // A kernel without clone3 or CLONE_INTO_CGROUP: a plain fork, which copies the table.
+        // A kernel without clone3 or CLONE_INTO_CGROUP: a plain fork, which copies the table,
+        // and the write to cgroup.procs, opened here from the directory the caller gave.
+        int opened_procs_fd = -1;
+        if (staged.cgroup_procs_fd < 0 && attributes->cgroup_directory_fd >= 0) {
+            opened_procs_fd = openat(attributes->cgroup_directory_fd, "cgroup.procs", O_WRONLY | O_CLOEXEC);
+            if (opened_procs_fd < 0) {
+                *failed_step = _SUPERVISE_STEP_CGROUP;
+                return -1;
+            }
+            staged.cgroup_procs_fd = opened_procs_fd;
+        }
         child = fork();
         if (child == 0) {
             run_child(&staged, start.parent, staged_report_fd, 0, 0);
+        }
+        if (opened_procs_fd >= 0) {
+            int fork_error = errno;
+            close(opened_procs_fd);
+            errno = fork_error;
         }
     }
     if (child < 0) {

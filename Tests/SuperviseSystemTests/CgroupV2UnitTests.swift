@@ -117,12 +117,25 @@ import Testing
 
     /// A child cloned into a cgroup once killed with `cgroup.kill` is killed at birth on this
     /// kernel: the next run is placed through `cgroup.procs` instead.
+    /// `cgroup.procs` is opened only then: a child cloned into the directory needs none.
     @Test func afterCgroupKillTheNextRunIsPlacedThroughCgroupProcs() throws {
         let unit = try makeUnit()
-        #expect(unit.placementDirectoryFD != nil && unit.placementFD != nil)
+        #expect(unit.placementDirectoryFD != nil && unit.placementFD == nil)
+        #expect(kernel.openDescriptors.count == 3, "the directory, cgroup.freeze and cgroup.events")
         unit.killAll()
         #expect(unit.placementDirectoryFD == nil)
         #expect(unit.placementFD != nil)
+    }
+
+    /// Without `cgroup.procs` open, `cgroup.kill` would leave the next run no placement: the
+    /// processes are SIGKILLed instead, and the next run is still cloned into the directory.
+    @Test func whenCgroupProcsCanNotBeOpenedKillAllSignalsAndKeepsTheDirectoryPlacement() throws {
+        kernel.openFailures[Self.directory + "/cgroup.procs"] = .permissionDenied
+        let unit = try makeUnit()
+        unit.killAll()
+        #expect(kernel.writes(to: Self.directory + "/cgroup.kill").isEmpty)
+        #expect(kernel.signals.map(\.pid) == [500] && kernel.signals.allSatisfy { $0.signal == SIGKILL })
+        #expect(unit.placementDirectoryFD != nil && unit.placementFD == nil)
     }
 
     /// Before Linux 5.14 there is no `cgroup.kill`: every process, in sub-cgroups too, is
@@ -154,8 +167,7 @@ import Testing
     @Test func removeKillsThawsClosesAndRemovesSubCgroupsFirst() throws {
         let unit = try makeUnit()
         kernel.addCgroupV2(Self.directory + "/inner")
-        let opened = kernel.openDescriptors
-        #expect(opened.count == 4)
+        #expect(kernel.openDescriptors.count == 3)
         try unit.requestFreeze()
         unit.remove()
         #expect(kernel.writes(to: Self.freeze) == ["1", "0"])
@@ -192,11 +204,11 @@ import Testing
 
     @Test func aFileThatCanNotBeOpenedUndoesTheUnit() {
         kernel.addCgroupV2(Self.directory)
-        kernel.openFailures[Self.directory + "/cgroup.procs"] = .permissionDenied
+        kernel.openFailures[Self.directory + "/cgroup.events"] = .permissionDenied
         #expect(throws: SupervisorError.self) {
             try CgroupV2Unit(directory: Self.directory, childName: "worker", inotifyFD: Self.inotifyFD, system: kernel)
         }
         #expect(!kernel.directories.contains(Self.directory))
-        #expect(kernel.openDescriptors.isEmpty, "cgroup.freeze and cgroup.events were left open")
+        #expect(kernel.openDescriptors.isEmpty, "the directory or cgroup.freeze was left open")
     }
 }

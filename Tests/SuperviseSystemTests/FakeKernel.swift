@@ -212,6 +212,11 @@ final class FakeKernel: FreezerSystem {
         return .success(nextDescriptor)
     }
 
+    func open(_ name: String, in directoryFD: Int32, _ flags: Int32) -> Result<Int32, Errno> {
+        guard let directory = openFiles[directoryFD] else { return .failure(.badFileDescriptor) }
+        return open((directory.hasSuffix("/.") ? String(directory.dropLast(2)) : directory) + "/" + name, flags)
+    }
+
     /// A file whose cgroup was removed answers ENODEV, as the kernel's do.
     func readAll(_ fd: Int32) -> Result<String, Errno> {
         guard let path = openFiles[fd] else { return .failure(.badFileDescriptor) }

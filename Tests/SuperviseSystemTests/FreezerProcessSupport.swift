@@ -92,7 +92,10 @@ final class ProcessTree {
             defer { close(gate[0]) }
             pid = try SuperviseSystemTests.spawn(["/bin/sh", "-c", script, "sh", temporary.path], stdin: gate[0], newGroup: true)
         }
-        if let placement = unit.placementFD {
+        // A cgroup v2 unit gives its directory: its cgroup.procs, as the spawner's fork fallback opens it.
+        let opened = unit.placementFD == nil ? unit.placementDirectoryFD.map { openat($0, "cgroup.procs", O_WRONLY | O_CLOEXEC) } : nil
+        defer { if let opened, opened >= 0 { close(opened) } }
+        if let placement = unit.placementFD ?? opened {
             let text = "\(pid)"
             #expect(pwrite(placement, text, text.utf8.count, 0) == text.utf8.count, "placing the child failed: errno \(errno)")
         }

@@ -57,9 +57,10 @@ final class CgroupV1Unit: FreezerUnit {
         self.directory = directory
         self.childName = childName
         self.system = system
-        var files = CgroupFileOpener(directory: directory, childName: childName, system: system)
+        var files = try CgroupFileOpener(directory: directory, childName: childName, system: system)
         stateFD = try files.open("freezer.state", O_RDWR)
         procsFD = try files.open("cgroup.procs", O_WRONLY)
+        system.close(files.directoryFD)
     }
 
     func attach(pid: Int32) {

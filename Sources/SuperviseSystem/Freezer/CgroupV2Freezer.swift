@@ -52,7 +52,10 @@ final class CgroupV2Unit: FreezerUnit {
     let directory: String
     let childName: String
     var cgroupPath: String? { directory }
-    var placementFD: Int32? { removed ? nil : procsFD }
+    /// Only once `cgroup.kill` was used (see ``placementDirectoryFD``): until then the child is
+    /// cloned into the directory, and the spawner opens `cgroup.procs` from it only where
+    /// `clone3` fails.
+    var placementFD: Int32? { removed || !usedKill ? nil : procsFD }
     /// `nil` once `cgroup.kill` was used: on this kernel (6.18) a child cloned into a cgroup
     /// that was ever killed that way is killed at birth (the kill sequence compared is the
     /// parent's), so the next run is placed by a write to `cgroup.procs` instead.
@@ -62,7 +65,8 @@ final class CgroupV2Unit: FreezerUnit {
     private let system: any FreezerSystem
     private let freezeFD: Int32
     private let eventsFD: Int32
-    private let procsFD: Int32
+    /// `cgroup.procs`, opened before the first use of `cgroup.kill`; -1 until then.
+    private var procsFD: Int32 = -1
     private let directoryFD: Int32
     /// The freezer's shared inotify descriptor, and this unit's watch on it.
     private let inotifyFD: Int32
@@ -79,11 +83,10 @@ final class CgroupV2Unit: FreezerUnit {
         self.directory = directory
         self.childName = childName
         self.system = system
-        var files = CgroupFileOpener(directory: directory, childName: childName, system: system)
+        var files = try CgroupFileOpener(directory: directory, childName: childName, system: system)
+        directoryFD = files.directoryFD
         freezeFD = try files.open("cgroup.freeze", O_RDWR)
         eventsFD = try files.open("cgroup.events", O_RDONLY)
-        procsFD = try files.open("cgroup.procs", O_WRONLY)
-        directoryFD = try files.open(".", O_RDONLY | O_DIRECTORY)
         switch system.watchModifications(of: directory + "/cgroup.events", on: inotifyFD) {
         case .success(let watch):
             self.watch = watch
@@ -131,8 +134,12 @@ final class CgroupV2Unit: FreezerUnit {
         CgroupTree(system).signalTree(directory, signal)
     }
 
+    /// `cgroup.kill` where the kernel has it and `cgroup.procs` could be opened for the next
+    /// run's placement; else SIGKILL to every process until none is left.
     func killAll() {
-        if case .success = system.write("1", toFile: directory + "/cgroup.kill") { return usedKill = true }
+        if openPlacementFile(), case .success = system.write("1", toFile: directory + "/cgroup.kill") {
+            return usedKill = true
+        }
         for _ in 0..<100 {
             if CgroupTree(system).signalEvery(directory) == 0 { return }
             usleep(1_000)
@@ -163,8 +170,16 @@ final class CgroupV2Unit: FreezerUnit {
         _ = waitBriefly(upTo: .seconds(1), until: isEmpty)
         removed = true
         system.removeWatch(watch, from: inotifyFD)
-        for fd in [freezeFD, eventsFD, procsFD, directoryFD] { system.close(fd) }
+        for fd in [freezeFD, eventsFD, procsFD, directoryFD] where fd >= 0 { system.close(fd) }
         _ = CgroupTree(system).remove(directory)
+    }
+
+    /// Opens `cgroup.procs` once; whether it is open.
+    private func openPlacementFile() -> Bool {
+        if procsFD < 0, case .success(let fd) = system.open("cgroup.procs", in: directoryFD, O_WRONLY) {
+            procsFD = fd
+        }
+        return procsFD >= 0
     }
 
     private func setFrozen(_ frozen: Bool) throws(SupervisorError) {

@@ -9,6 +9,11 @@ enum FileIO {
         valueOrErrno { Glibc.open(path, flags | O_CLOEXEC, mode) }
     }
 
+    /// Opens `name` in the open directory `directoryFD` with `flags` (O_CLOEXEC is always added).
+    static func open(_ name: String, in directoryFD: Int32, _ flags: Int32) -> Result<Int32, Errno> {
+        valueOrErrno { openat(directoryFD, name, flags | O_CLOEXEC) }
+    }
+
     /// Reads all of `fd` from offset 0 (cgroup and proc files are small).
     static func readAll(_ fd: Int32) -> Result<String, Errno> {
         var bytes: [UInt8] = []

@@ -28,11 +28,13 @@ public protocol FreezerUnit: AnyObject {
     var cgroupPath: String? { get }
 
     /// An open `cgroup.procs` (or v1 `tasks`/`cgroup.procs`) descriptor that the forked child
-    /// writes `0` into before exec, so it runs none of its own code outside the unit; `nil` for sigstop.
+    /// writes `0` into before exec, so it runs none of its own code outside the unit; `nil` for
+    /// sigstop, and for cgroup v2 while ``placementDirectoryFD`` is given.
     var placementFD: Int32? { get }
 
     /// An open cgroup v2 directory the child is created in (clone3 `CLONE_INTO_CGROUP`),
-    /// sparing the migration a `placementFD` write costs; `nil` for cgroup v1 and sigstop.
+    /// sparing the migration a `placementFD` write costs (the spawner opens the directory's
+    /// `cgroup.procs` only where `clone3` fails); `nil` for cgroup v1 and sigstop.
     var placementDirectoryFD: Int32? { get }
 
     /// Called once the child is spawned; its pid is also its process group id.

@@ -21,6 +21,8 @@ protocol FreezerSystem {
 
     /// Opens `path` with `flags` (O_CLOEXEC is always added), to read or write it again and again.
     func open(_ path: String, _ flags: Int32) -> Result<Int32, Errno>
+    /// Opens `name` in the open directory `directoryFD` (`openat`), sparing a walk of the whole path.
+    func open(_ name: String, in directoryFD: Int32, _ flags: Int32) -> Result<Int32, Errno>
     /// All of `fd` from offset 0: the file as the kernel renders it now.
     func readAll(_ fd: Int32) -> Result<String, Errno>
     /// Writes `text` at offset 0 of `fd` in one call.
@@ -62,6 +64,9 @@ struct LinuxFreezerSystem: FreezerSystem {
     }
 
     func open(_ path: String, _ flags: Int32) -> Result<Int32, Errno> { FileIO.open(path, flags) }
+    func open(_ name: String, in directoryFD: Int32, _ flags: Int32) -> Result<Int32, Errno> {
+        FileIO.open(name, in: directoryFD, flags)
+    }
     func readAll(_ fd: Int32) -> Result<String, Errno> { FileIO.readAll(fd) }
     func write(_ text: String, to fd: Int32) -> Result<Void, Errno> { FileIO.write(text, to: fd) }
     func close(_ fd: Int32) { _ = Glibc.close(fd) }

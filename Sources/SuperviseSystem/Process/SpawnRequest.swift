@@ -15,7 +15,8 @@ public struct SpawnRequest: Sendable {
     /// A `cgroup.procs` descriptor the child writes `0` into before exec, or `nil`.
     public var cgroupProcsFD: Int32?
     /// A cgroup v2 directory the child is created in (clone3 CLONE_INTO_CGROUP), or `nil`;
-    /// `cgroupProcsFD` is then the fallback where the kernel can't.
+    /// where the kernel can't, the child writes to `cgroupProcsFD`, or without one to the
+    /// directory's `cgroup.procs`, opened then.
     public var cgroupDirectoryFD: Int32?
     /// Make the child's process group the terminal's foreground group (`--control none` on a tty).
     public var takeTerminal: Bool
