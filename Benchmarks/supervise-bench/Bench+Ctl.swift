@@ -21,14 +21,7 @@ extension Bench {
             }
         }
         func start(_ arguments: [String]) throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: arguments[0])
-            process.arguments = Array(arguments.dropFirst())
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            daemons.append(process)
+            daemons.append(try startQuietly(arguments))
         }
         /// A runit or s6 service directory whose `run` sleeps.
         func service(_ name: String) throws -> String {

@@ -67,14 +67,7 @@ extension Bench {
             }
         }
         for (name, arguments) in subjects {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: arguments[0])
-            process.arguments = Array(arguments.dropFirst())
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            processes.append((name, process))
+            processes.append((name, try startQuietly(arguments)))
         }
         Thread.sleep(forTimeInterval: 2)
         let before = processes.map { ProcessSample(pid: $0.1.processIdentifier) }

@@ -60,6 +60,18 @@ func run(_ arguments: [String], environment: [String: String] = [:], stdin: Stri
     return String(decoding: data, as: UTF8.self)
 }
 
+/// Starts `arguments` in the background with no standard streams (a daemon or an idle subject).
+func startQuietly(_ arguments: [String]) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: arguments[0])
+    process.arguments = Array(arguments.dropFirst())
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    return process
+}
+
 /// The "sample FIGURE VALUE" lines a probe printed, grouped by figure.
 func samples(in output: String) -> [String: [Double]] {
     var result: [String: [Double]] = [:]
