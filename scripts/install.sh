@@ -5,7 +5,7 @@
 #   scripts/install.sh --binary PATH [PREFIX]        install an already built binary
 #
 # PREFIX defaults to /usr/local. The binary needs only the C libraries every Debian has
-# (libc, libm, libstdc++, libgcc_s); a fully static one needs Swift's static Linux SDK.
+# (libc, libm, libstdc++, libgcc_s) and libcap (libcap2); a fully static one needs Swift's static Linux SDK.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

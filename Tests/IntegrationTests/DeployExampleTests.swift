@@ -187,4 +187,29 @@ import SuperviseTestSupport
         #expect(lines.contains { $0.hasPrefix("COPY --from=build /supervise ") })
         #expect(lines.contains("ENTRYPOINT [\"/usr/local/bin/supervise\"]"))
     }
+
+    /// The system libraries the slim image has, as the Dockerfile says; any other the binary links
+    /// must be installed by the image's last stage, by its Debian package's name. (The Swift
+    /// runtime's, which a debug build links from the toolchain, a release build links in.)
+    static let slimImageLibraries = ["libc.so", "libm.so", "libstdc++.so", "libgcc_s.so", "ld-linux"]
+
+    @Test func theImageInstallsEveryLibraryTheBinaryLinksBeyondTheSlimBase() throws {
+        let text = try String(contentsOfFile: Self.dockerfile, encoding: .utf8)
+        let lastStage = try #require(text.components(separatedBy: "\nFROM ").last)
+        let linked = try runToEnd(["/usr/bin/ldd", Supervise.binary])
+        #expect(linked.status == 0, "\(linked.output)")
+        let paths = linked.output.split(separator: "\n").compactMap { line -> String? in
+            let fields = line.split(whereSeparator: \.isWhitespace)
+            guard fields.count >= 3, fields[1] == "=>", fields[2].hasPrefix("/lib/") || fields[2].hasPrefix("/usr/lib/"),
+                  !Self.slimImageLibraries.contains(where: { fields[0].hasPrefix($0) }) else { return nil }
+            return String(fields[2])
+        }
+        #expect(!paths.isEmpty, "supervise links libcap beyond the slim base: \(linked.output)")
+        for path in paths {
+            let owner = try runToEnd(["/usr/bin/dpkg", "-S", path])
+            let package = try #require(owner.output.split(separator: ":").first.map(String.init), "\(owner.output)")
+            #expect(lastStage.contains("apt-get install -y --no-install-recommends \(package)"),
+                    "\(path) is \(package)'s: the image's last stage must install it")
+        }
+    }
 }
