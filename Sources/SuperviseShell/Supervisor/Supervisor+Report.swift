@@ -7,16 +7,15 @@ extension Supervisor {
     /// not at all (``ReportFile``). The picture is drawn from the report, as `supervise report` draws it.
     func writeReport(exitStatus: Int32) {
         guard options.reportPath != nil || options.htmlPath != nil else { return }
-        let report = reportJSON(exitStatus: exitStatus)
-        if let path = options.reportPath {
-            var text = ""
-            report.write(into: &text)
-            text += "\n"
-            if case .failure(let error) = ReportFile.write(text, to: path) {
-                logger.error("cannot write the report to \(path): \(error.sentenceText); check the directory exists and is writable")
-            }
+        var text = ""
+        reportJSON(exitStatus: exitStatus).write(into: &text)
+        text += "\n"
+        if let path = options.reportPath, case .failure(let error) = ReportFile.write(text, to: path) {
+            logger.error("cannot write the report to \(path): \(error.sentenceText); check the directory exists and is writable")
         }
-        if let path = options.htmlPath, let page = try? HtmlReport.page(for: report),
+        // Drawn from the text as written (its numbers rounded as the file has them), so that
+        // `supervise report` draws the very same page from the file.
+        if let path = options.htmlPath, let page = try? HtmlReport.page(for: JSONReader.parse(Array(text.utf8))),
            case .failure(let error) = ReportFile.write(page, to: path) {
             logger.error("cannot write the HTML report to \(path): \(error.sentenceText); check the directory exists and is writable")
         }
