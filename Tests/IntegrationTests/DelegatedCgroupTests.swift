@@ -57,7 +57,7 @@ import SuperviseTestSupport
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", place + "exec /usr/bin/setpriv --reuid=\(TestUser.name) --regid=\(TestUser.name) --clear-groups " + quoted]
-        let input = Pipe()
+        let input = Pipe.closedOnExec()
         process.standardInput = input
         let output = CapturedOutput(of: process)
         try process.run()

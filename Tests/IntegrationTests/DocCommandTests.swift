@@ -375,7 +375,7 @@ final class DocPlace: @unchecked Sendable {
         environment["PATH"] = tools.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         environment["TMPDIR"] = directory.path
         process.environment = environment
-        let input = Pipe()
+        let input = Pipe.closedOnExec()
         process.standardInput = input
         let captured = CapturedOutput(of: process)
         try process.run()

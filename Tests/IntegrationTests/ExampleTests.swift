@@ -134,7 +134,7 @@ import SuperviseTestSupport
             "SUPERVISE": Supervise.binary, "WINDOW": "2", "LIMIT": "3", "EXPIRY_WARNING": "1",
         ]) { $1 }) { $1 }
         process.currentDirectoryURL = directory
-        let output = Pipe()
+        let output = Pipe.closedOnExec()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -343,7 +343,7 @@ enum ExampleCommand {
         process.arguments = command
         process.currentDirectoryURL = directory
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let input = Pipe()
+        let input = Pipe.closedOnExec()
         process.standardInput = input
         let captured = CapturedOutput(of: process)
         let start = Date()

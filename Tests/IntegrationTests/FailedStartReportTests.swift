@@ -25,7 +25,7 @@ import Testing
         process.executableURL = URL(fileURLWithPath: PIDNamespace.unshare)
         process.arguments = ["--mount", "/bin/sh", "-c", "umount -l /sys/fs/cgroup/freezer && exec \"$0\" \"$@\"",
                              Supervise.binary, "--freezer", "cgroup1", "--report", report, "--html", html, "--", "true"]
-        let errors = Pipe()
+        let errors = Pipe.closedOnExec()
         process.standardError = errors
         try process.run()
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -106,7 +106,7 @@ import SuperviseTestSupport
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["-qec", "\(Supervise.binary) --name w -- sleep 300", "/dev/null"]
-        let input = Pipe(), output = Pipe()
+        let input = Pipe.closedOnExec(), output = Pipe.closedOnExec()
         process.standardInput = input
         process.standardOutput = output
         let text = LockedData()

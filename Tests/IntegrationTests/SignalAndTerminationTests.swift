@@ -162,7 +162,7 @@ import SuperviseTestSupport
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["-qec", "\(Supervise.binary) --log-level warning --control none -- sh -c 'read x; echo got:$x'", "/dev/null"]
-        let input = Pipe(), output = Pipe()
+        let input = Pipe.closedOnExec(), output = Pipe.closedOnExec()
         process.standardInput = input
         process.standardOutput = output
         try process.run()

@@ -6,7 +6,7 @@ public func runToEnd(_ arguments: [String]) throws -> (status: Int32, output: St
     let process = Process()
     process.executableURL = URL(fileURLWithPath: arguments[0])
     process.arguments = Array(arguments.dropFirst())
-    let output = Pipe()
+    let output = Pipe.closedOnExec()
     process.standardOutput = output
     process.standardError = output
     try process.run()

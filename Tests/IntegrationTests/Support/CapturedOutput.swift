@@ -9,7 +9,7 @@ final class CapturedOutput: Sendable {
 
     /// Gives `process` a pipe for each stream and starts reading them; call before `run()`.
     init(of process: Process) {
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe.closedOnExec(), errors = Pipe.closedOnExec()
         process.standardOutput = output
         process.standardError = errors
         output.fileHandleForReading.readabilityHandler = { [self] handle in

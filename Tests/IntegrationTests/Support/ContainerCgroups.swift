@@ -34,7 +34,7 @@ struct ContainerCgroups {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", "echo $$ > \(quoted(cgroup))/cgroup.procs && exec \(PIDNamespace.unshare) --cgroup --mount sh -c \(quoted(inside))"]
-        let input = Pipe()
+        let input = Pipe.closedOnExec()
         process.standardInput = input
         let output = CapturedOutput(of: process)
         try process.run()

@@ -29,7 +29,7 @@ final class LiveSupervise {
     /// `supervise`, or the `unshare` that forked it.
     let process = Process()
     private let inPIDNamespace: Bool
-    private let input = Pipe()
+    private let input = Pipe.closedOnExec()
     private let output: LineReader, errors: LineReader
     private let directory = TemporaryDirectory()
     private let start = Date()
@@ -42,7 +42,7 @@ final class LiveSupervise {
         // A command written after supervise exited must fail with EPIPE, not kill the test run.
         Glibc.signal(SIGPIPE, SIG_IGN)
         self.inPIDNamespace = inPIDNamespace
-        let stdout = Pipe(), stderr = Pipe()
+        let stdout = Pipe.closedOnExec(), stderr = Pipe.closedOnExec()
         output = LineReader(stdout.fileHandleForReading)
         errors = LineReader(stderr.fileHandleForReading)
         let supervise = [Supervise.binary, "--report", directory.file("report.json")] + arguments

@@ -100,7 +100,7 @@ struct PostgresCluster {
 
     /// Runs a command to its end, with its stdout and stderr together.
     private static func run(_ command: [String]) throws -> (status: Int32, output: String) {
-        let process = Process(), pipe = Pipe()
+        let process = Process(), pipe = Pipe.closedOnExec()
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
         process.standardOutput = pipe

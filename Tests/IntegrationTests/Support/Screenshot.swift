@@ -1,4 +1,5 @@
 import Foundation
+import SuperviseTestSupport
 
 /// A PNG's pixels as RGB, decoded by python3 (zlib and the five PNG filters: Foundation has no image
 /// decoder on Linux). 8-bit RGB or RGBA, not interlaced: what Chromium's `--screenshot` writes.
@@ -51,7 +52,7 @@ struct Screenshot {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", Self.decoder, path]
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe.closedOnExec(), errors = Pipe.closedOnExec()
         process.standardOutput = output
         process.standardError = errors
         try process.run()

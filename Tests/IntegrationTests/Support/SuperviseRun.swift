@@ -60,7 +60,7 @@ enum Supervise {
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["--report", reportPath] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let input = Pipe(), output = Pipe(), errors = Pipe()
+        let input = Pipe.closedOnExec(), output = Pipe.closedOnExec(), errors = Pipe.closedOnExec()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
