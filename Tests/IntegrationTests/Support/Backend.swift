@@ -44,7 +44,8 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible {
     }
 
     private static func writableReason(_ mount: String, _ name: String) -> String? {
-        let probe = mount + "/supervise-test-probe-\(getpid())"
+        // Unique to the call: tests running at once ask at once, and one's EEXIST is no answer.
+        let probe = mount + "/supervise-test-probe-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         guard mkdir(probe, 0o755) == 0 else {
             return "\(name) at \(mount) is not writable: \(String(cString: strerror(errno))) (needs root or a delegated cgroup)"
         }
