@@ -52,21 +52,10 @@ import SuperviseTestSupport
     private func runAsTestUser(in cgroup: String?, _ arguments: [String], stdin: String) throws
         -> (status: Int32, stdout: String, stderr: String)
     {
-        let quoted = ([Supervise.binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        let place = cgroup.map { "echo $$ > '\($0)/cgroup.procs' && " } ?? ""
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", place + "exec /usr/bin/setpriv --reuid=\(TestUser.name) --regid=\(TestUser.name) --clear-groups " + quoted]
-        let input = Pipe.closedOnExec()
-        process.standardInput = input
-        let output = CapturedOutput(of: process)
-        try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        #expect(eventually(timeout: 30) { !process.isRunning }, "supervise did not exit")
-        process.waitUntilExit()
-        _ = output.waitForEnd(timeout: 5)
-        return (process.terminationStatus, output.stdout, output.stderr)
+        let supervise = ([Supervise.binary] + arguments).map(ShellScript.quoted).joined(separator: " ")
+        let place = cgroup.map { "echo $$ > \(ShellScript.quoted($0 + "/cgroup.procs")) && " } ?? ""
+        return try ShellScript.run(place + "exec /usr/bin/setpriv --reuid=\(TestUser.name) --regid=\(TestUser.name) --clear-groups "
+                                   + supervise, stdin: stdin)
     }
 
     @Test(.skip("a delegated cgroup", because: missingReason, in: suite))

@@ -28,29 +28,12 @@ struct ContainerCgroups {
         let cgroup = v2Mount + "/supervise-test-container-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         guard mkdir(cgroup, 0o755) == 0 else { throw SetupFailure("mkdir \(cgroup): \(String(cString: strerror(errno)))") }
         defer { _ = eventually(timeout: 5) { rmdir(cgroup) == 0 || errno == ENOENT } }
-        let supervise = ([Supervise.binary] + arguments).map(quoted).joined(separator: " ")
+        let supervise = ([Supervise.binary] + arguments).map(ShellScript.quoted).joined(separator: " ")
         // The shell moves itself into the cgroup, so the namespace unshare makes is rooted there.
         let inside = "set -e; \(setup); exec \(supervise)"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "echo $$ > \(quoted(cgroup))/cgroup.procs && exec \(PIDNamespace.unshare) --cgroup --mount sh -c \(quoted(inside))"]
-        let input = Pipe.closedOnExec()
-        process.standardInput = input
-        let output = CapturedOutput(of: process)
-        try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        if !eventually(timeout: timeout, { !process.isRunning }) {
-            Issue.record("supervise did not exit within \(timeout) s")
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
-        _ = output.waitForEnd(timeout: 2)
+        let run = try ShellScript.run("echo $$ > \(ShellScript.quoted(cgroup + "/cgroup.procs")) && exec \(PIDNamespace.unshare) --cgroup --mount sh -c \(ShellScript.quoted(inside))",
+                                      stdin: stdin, timeout: timeout, drain: 2)
         let left = ((try? FileManager.default.contentsOfDirectory(atPath: cgroup)) ?? []).filter { $0.hasPrefix("supervise-") }
-        return (process.terminationStatus, output.stdout, output.stderr, left)
-    }
-
-    private static func quoted(_ word: String) -> String {
-        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return (run.status, run.stdout, run.stderr, left)
     }
 }
