@@ -1,6 +1,17 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// How release executables link: the Swift runtime and libraries inside the binary, so it runs
+/// where no Swift is installed. No target of ours imports Foundation, but ArgumentParser imports
+/// FoundationEssentials (a LocalizedError cast, JSONEncoder for --experimental-dump-help), and
+/// linked statically it needs these three libraries, which -static-stdlib does not add: without
+/// them the link fails (supervise imports Synchronization itself; floor-parser does not). Its cost in size and start-up: docs/performance.md, "Lean".
+let releaseLinking: [LinkerSetting] = [
+    .unsafeFlags(["-static-stdlib", "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-l_FoundationCShims",
+                  "-Xlinker", "-lswiftSynchronization"],
+                 .when(configuration: .release)),
+]
+
 let package = Package(
     // Linux only: epoll, signalfd, timerfd, cgroups, /proc, clone3 and Glibc throughout; no
     // other platform is declared or built.
@@ -77,11 +88,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            // No target of ours imports Foundation, but ArgumentParser imports FoundationEssentials (a
-            // LocalizedError cast, JSONEncoder for --experimental-dump-help), and linked statically it
-            // needs these two libraries, which -static-stdlib does not add: without them the link fails.
-            // Its cost in size and start-up: docs/performance.md, "Lean".
-            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-l_FoundationCShims"], .when(configuration: .release))]
+            linkerSettings: releaseLinking
         ),
 
         // The child side: a UIKit-shaped API for Swift workers.
@@ -96,7 +103,13 @@ let package = Package(
         ),
 
         // The benchmark harness (docs/performance.md); its C probes are compiled at run time.
-        .executableTarget(name: "supervise-bench", dependencies: ["supervise"], path: "Benchmarks/supervise-bench"),
+        .executableTarget(name: "supervise-bench", dependencies: ["supervise", "floor-swift", "floor-parser"],
+                          path: "Benchmarks/supervise-bench"),
+        // The floors under supervise's start-up, idle and size figures: a Swift program that only
+        // starts a command and waits, without and with ArgumentParser, linked as supervise is.
+        .executableTarget(name: "floor-swift", path: "Benchmarks/floor-swift", linkerSettings: releaseLinking),
+        .executableTarget(name: "floor-parser", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          path: "Benchmarks/floor-parser", linkerSettings: releaseLinking),
 
         // What every test target shares: waiting on a condition, temporary directories, the seeded
         // generator and skip reasons. It depends on no target of the project, so it never has to

@@ -253,12 +253,14 @@ static void wait_stopped(struct stop_probe *probe, int want) {
     die("process %d did not %s", probe->pid, want ? "stop" : "resume");
 }
 
+/* Runs argv to its end; a command that fails ends the run, so its quick failure is never timed. */
 static void run_to_end(char **argv) {
     int null = open("/dev/null", O_RDWR | O_CLOEXEC);
     pid_t pid = spawn(argv, null, null);
     close(null);
     int status;
     waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) die("%s: exited with status 0x%x", argv[0], status);
 }
 
 static void write_run_script(const char *service) {

@@ -6,8 +6,8 @@ extension Bench {
     /// One status query from a new process to an idle supervisor, as a CI step makes it:
     /// `supervise ctl status` (spawn, connect, one line each way) against `supervise --socket`
     /// with one sleeping child, beside runit's `sv status` and s6's `s6-svstat` (each execs a
-    /// small C program that reads its supervisor's status file), each run by the driver
-    /// (posix_spawn → exit) in alternating turns.
+    /// small C program that reads its supervisor's status file), and the Swift floors started with
+    /// nothing to do, each run by the driver (posix_spawn → exit) in alternating turns.
     mutating func ctl() throws {
         let directory = scratch("ctl")
         try? FileManager.default.removeItem(at: directory)
@@ -42,6 +42,9 @@ extension Bench {
         if ready(socket) {
             subjects.append(("supervise ctl status", [supervise, "ctl", "--socket", socket, "--format", "json", "status"]))
         }
+        // What any Swift executable linked as supervise is costs to start and exit, with nothing to do.
+        subjects.append(("floor: Swift, start only", [paths.floorSwift]))
+        subjects.append(("floor: Swift + ArgumentParser, start only", [paths.floorParser]))
         if let runsv = which("runsv"), let sv = which("sv") {
             let path = try service("runit")
             try start([runsv, path])

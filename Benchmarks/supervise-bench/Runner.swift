@@ -9,9 +9,15 @@ struct Paths {
     var bin: URL { results.appendingPathComponent("bin") }
     var scratch: URL { results.appendingPathComponent("scratch") }
     /// The supervise executable built next to this one (same configuration).
-    var supervise: URL {
+    var supervise: URL { sibling("supervise") }
+    /// A Swift program that only starts a command and waits for it, linked as supervise is, without
+    /// and with ArgumentParser (Benchmarks/floor-swift, floor-parser): the floors under supervise.
+    var floorSwift: String { sibling("floor-swift").path }
+    var floorParser: String { sibling("floor-parser").path }
+    /// An executable of this package built next to this one.
+    private func sibling(_ name: String) -> URL {
         URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("supervise")
+            .appendingPathComponent(name)
     }
     func probe(_ name: String) -> String { bin.appendingPathComponent("bench-" + name).path }
 }
