@@ -31,10 +31,11 @@ struct CtlCommand: ParsableCommand {
     /// Exit status when no supervisor answers (EX_UNAVAILABLE).
     static let unavailable: Int32 = 69
 
-    @Option(help: ArgumentHelp("The supervisor's control socket.", valueName: "path"))
+    // Long names spelled out, as in SuperviseCommand: derived ones cost start-up time.
+    @Option(name: .customLong("socket"), help: ArgumentHelp("The supervisor's control socket.", valueName: "path"))
     var socket: String?
 
-    @Option(help: ArgumentHelp("status as json lines or a table. (default: table on a terminal)",
+    @Option(name: .customLong("format"), help: ArgumentHelp("status as json lines or a table. (default: table on a terminal)",
                                valueName: "format"))
     var format: CtlFormat?
 

@@ -7,6 +7,13 @@ import SuperviseSystem
 import SuperviseProtocol
 
 /// `supervise [OPTIONS] -- COMMAND [ARG...]` and `supervise --config FILE [OPTIONS]`.
+///
+/// Two things here are for start-up time (callgrind, docs/performance.md, "Lean"). Each option's
+/// long name is spelled out: ArgumentParser derives a missing one from the property's name a
+/// Character at a time, some 70 times a start (1 M instructions). And no option that takes one
+/// value gives ArgumentParser a default: each is applied here and named in its help line, since
+/// describing a default costs ArgumentParser dynamic casts, each a scan of every conformance
+/// record in the binary (1.3 M).
 struct SuperviseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "supervise",
@@ -21,112 +28,112 @@ struct SuperviseCommand: ParsableCommand {
         discussion: HelpText.discussion,
         version: SuperviseVersion.line)
 
-    @Option(help: "The child's name (default: the command's basename).")
+    @Option(name: .customLong("name"), help: "The child's name (default: the command's basename).")
     var name: String?
 
-    @Option(help: ArgumentHelp("Read several named children from a TOML file.", valueName: "file"))
+    @Option(name: .customLong("config"), help: ArgumentHelp("Read several named children from a TOML file.", valueName: "file"))
     var config: String?
 
-    @Option(help: ArgumentHelp("The did-enter-background window; 0 means none. (default 5s, or the limit if shorter)", valueName: "duration"),
+    @Option(name: .customLong("window"), help: ArgumentHelp("The did-enter-background window; 0 means none. (default 5s, or the limit if shorter)", valueName: "duration"),
             transform: parseDuration)
     var window: Duration?
 
-    @Option(help: ArgumentHelp("The background time limit while tasks are open. (default 30s)", valueName: "duration"),
+    @Option(name: .customLong("limit"), help: ArgumentHelp("The background time limit while tasks are open. (default 30s)", valueName: "duration"),
             transform: parseDuration)
     var limit: Duration?
 
-    @Option(help: ArgumentHelp("How long before the limit open tasks get 'expire'. (default 5s, or half the limit if shorter)", valueName: "duration"),
+    @Option(name: .customLong("expiry-warning"), help: ArgumentHelp("How long before the limit open tasks get 'expire'. (default 5s, or half the limit if shorter)", valueName: "duration"),
             transform: parseDuration)
     var expiryWarning: Duration?
 
-    @Option(help: ArgumentHelp("How long a terminated child has before SIGKILL. (default 5s)", valueName: "duration"),
+    @Option(name: .customLong("grace"), help: ArgumentHelp("How long a terminated child has before SIGKILL. (default 5s)", valueName: "duration"),
             transform: parseDuration)
     var grace: Duration?
 
-    @Option(help: ArgumentHelp("What an aware child that misses its window gets. (default kill)",
+    @Option(name: .customLong("on-window-overrun"), help: ArgumentHelp("What an aware child that misses its window gets. (default kill)",
                                valueName: "action"))
     var onWindowOverrun: WindowOverrunAction?
 
-    @Option(help: ArgumentHelp("How long verifying a freeze may take (default 1s).", valueName: "duration"),
+    @Option(name: .customLong("freeze-timeout"), help: ArgumentHelp("How long verifying a freeze may take (default 1s).", valueName: "duration"),
             transform: parseDuration)
     var freezeTimeout: Duration?
 
-    @Option(help: ArgumentHelp("The freezer; by default (auto), the first that works.",
+    @Option(name: .customLong("freezer"), help: ArgumentHelp("The freezer; by default (auto), the first that works.",
                                valueName: "freezer"))
     var freezer: FreezerChoice?
 
-    @Option(help: ArgumentHelp("Make the cgroup v2 freezer's cgroups in this one.", valueName: "path"))
+    @Option(name: .customLong("cgroup-root"), help: ArgumentHelp("Make the cgroup v2 freezer's cgroups in this one.", valueName: "path"))
     var cgroupRoot: String?
 
-    @Option(help: ArgumentHelp("The state a child starts in. (default foreground)", valueName: "state"))
+    @Option(name: .customLong("launch"), help: ArgumentHelp("The state a child starts in. (default foreground)", valueName: "state"))
     var launch: LaunchState?
 
-    @Option(help: ArgumentHelp("The signal an unaware child is terminated with. (default TERM)", valueName: "signal"),
+    @Option(name: .customLong("stop-signal"), help: ArgumentHelp("The signal an unaware child is terminated with. (default TERM)", valueName: "signal"),
             transform: parseSignal)
     var stopSignal: Int32?
 
-    @Option(help: ArgumentHelp("The most task assertions a child may hold at once. (default 256)", valueName: "n"))
+    @Option(name: .customLong("max-tasks"), help: ArgumentHelp("The most task assertions a child may hold at once. (default 256)", valueName: "n"))
     var maxTasks: Int?
 
-    @Option(help: ArgumentHelp("Commands on stdin, or none: children keep stdin.", valueName: "source"))
-    var control: ControlSource = .stdin
+    @Option(name: .customLong("control"), help: ArgumentHelp("Commands on stdin, or none: children keep stdin. (default stdin)", valueName: "source"))
+    var control: ControlSource?
 
-    @Option(help: ArgumentHelp("Take commands on this Unix socket too (supervise ctl).", valueName: "path"))
+    @Option(name: .customLong("socket"), help: ArgumentHelp("Take commands on this Unix socket too (supervise ctl).", valueName: "path"))
     var socket: String?
 
-    @Option(help: ArgumentHelp("Let this group use the socket too (mode 0660).", valueName: "group"))
+    @Option(name: .customLong("socket-group"), help: ArgumentHelp("Let this group use the socket too (mode 0660).", valueName: "group"))
     var socketGroup: String?
 
     @Option(name: .customLong("signal"),
             help: ArgumentHelp("Remap a signal: USR1=forward. Repeatable (SIGNALS).", valueName: "sig=action"))
     var signalMappings: [String] = []
 
-    @Flag(help: "Go on after a stdin command that can't be run.")
+    @Flag(name: .customLong("keep-going"), help: "Go on after a stdin command that can't be run.")
     var keepGoing = false
 
-    @Flag(help: "Stay up for events after every child has exited.")
+    @Flag(name: .customLong("keep-running"), help: "Stay up for events after every child has exited.")
     var keepRunning = false
 
-    @Option(help: ArgumentHelp("Reclaim suspended children over this memory: 512M.", valueName: "size"))
+    @Option(name: .customLong("suspended-memory"), help: ArgumentHelp("Reclaim suspended children over this memory: 512M.", valueName: "size"))
     var suspendedMemory: String?
 
-    @Option(help: ArgumentHelp("Write the run's JSON report to this file when it ends.", valueName: "file"))
+    @Option(name: .customLong("report"), help: ArgumentHelp("Write the run's JSON report to this file when it ends.", valueName: "file"))
     var report: String?
 
-    @Option(help: ArgumentHelp("Write the run's results as JUnit XML to this file.", valueName: "file"))
+    @Option(name: .customLong("junit"), help: ArgumentHelp("Write the run's results as JUnit XML to this file.", valueName: "file"))
     var junit: String?
 
-    @Option(help: ArgumentHelp("Write the run's timeline as an HTML page to this file.", valueName: "file"))
+    @Option(name: .customLong("html"), help: ArgumentHelp("Write the run's timeline as an HTML page to this file.", valueName: "file"))
     var html: String?
 
-    @Option(help: ArgumentHelp("The exit status when a violation killed a child.", valueName: "n"))
-    var violationStatus: Int32 = 124
+    @Option(name: .customLong("violation-status"), help: ArgumentHelp("The exit status when a violation killed a child. (default 124)", valueName: "n"))
+    var violationStatus: Int32?
 
-    @Option(help: ArgumentHelp("The supervisor's own log on stderr: text or json.", valueName: "format"))
-    var logFormat: LogFormat = .text
+    @Option(name: .customLong("log-format"), help: ArgumentHelp("The supervisor's own log on stderr: text or json. (default text)", valueName: "format"))
+    var logFormat: LogFormat?
 
-    @Option(help: ArgumentHelp("The least important log lines the supervisor shows.",
+    @Option(name: .customLong("log-level"), help: ArgumentHelp("The least important log lines the supervisor shows. (default info)",
                                valueName: "level"))
-    var logLevel: Logger.Level = .info
+    var logLevel: Logger.Level?
 
-    @Flag(help: "Start each log line with the UTC time (RFC 3339, ms).")
+    @Flag(name: .customLong("log-time"), help: "Start each log line with the UTC time (RFC 3339, ms).")
     var logTime = false
 
-    @Flag(inversion: .prefixedNo,
+    @Flag(name: .customLong("summary"), inversion: .prefixedNo,
           help: "A summary at the end. (default: on a terminal)")
     var summary: Bool?
 
-    @Flag(help: "Don't prefix several children's output with names.")
+    @Flag(name: .customLong("no-prefix"), help: "Don't prefix several children's output with names.")
     var noPrefix = false
 
-    @Option(help: ArgumentHelp("Run the child as this user (docs/security.md).", valueName: "user[:group]"))
+    @Option(name: .customLong("user"), help: ArgumentHelp("Run the child as this user (docs/security.md).", valueName: "user[:group]"))
     var user: String?
 
-    @Option(help: ArgumentHelp("The child's only capabilities, comma-separated.",
+    @Option(name: .customLong("capabilities"), help: ArgumentHelp("The child's only capabilities, comma-separated.",
                                valueName: "cap,..."))
     var capabilities: String?
 
-    @Flag(help: "Let a confined child gain privileges by exec.")
+    @Flag(name: .customLong("allow-new-privileges"), help: "Let a confined child gain privileges by exec.")
     var allowNewPrivileges = false
 
     @Argument(parsing: .postTerminator, help: ArgumentHelp("The program to run, after --.", valueName: "command"))
@@ -152,7 +159,7 @@ struct SuperviseCommand: ParsableCommand {
         if let maxTasks, !(1...1_000_000).contains(maxTasks) {
             throw ValidationError("--max-tasks must be between 1 and 1000000, not \(maxTasks)")
         }
-        if !(0...255).contains(violationStatus) {
+        if let violationStatus, !(0...255).contains(violationStatus) {
             throw ValidationError("--violation-status must be between 0 and 255, not \(violationStatus)")
         }
         if let name, !ChildName.isValid(name) {
@@ -273,13 +280,13 @@ struct SuperviseCommand: ParsableCommand {
             throw ValidationError(error.message)
         }
         let origin = MonotonicClock.now()
-        let format = logFormat, level = logLevel, stampsTime = logTime
+        let format = logFormat ?? .text, level = logLevel ?? .info, stampsTime = logTime
         LoggingSystem.bootstrap { _ in
             StderrLogHandler(format: format, level: level, origin: origin, stampsTime: stampsTime)
         }
         let logger = Logger(label: "supervise")
         var options = SupervisorOptions()
-        options.control = control
+        options.control = control ?? .stdin
         options.keepGoing = keepGoing
         options.keepRunning = keepRunning
         options.suspendedMemory = try memoryBudget() ?? configured.suspendedMemory
@@ -288,7 +295,7 @@ struct SuperviseCommand: ParsableCommand {
         options.cgroupRoot = cgroupRoot
         options.htmlPath = html
         options.githubAnnotations = CurrentProcess.environment.contains("GITHUB_ACTIONS=true")
-        options.violationStatus = violationStatus
+        options.violationStatus = violationStatus ?? 124
         options.signalTable = try signalTable()
         options.prefixOutput = !noPrefix
         // On stderr, where the log is: stdout may be the children's output, piped elsewhere.
@@ -327,11 +334,13 @@ private func parseDuration(_ text: String) throws -> Duration {
 ///
 /// Lists them with a closure: ArgumentParser's default `allValueStrings` instantiates a key path at
 /// each call, 24 while parsing, 1.5 M of the 21 M instructions of `supervise -- /bin/true`
-/// (callgrind, docs/performance.md).
+/// (callgrind, docs/performance.md). Its default `allValueDescriptions` compares each value's
+/// description with its raw value's, which are the same here, for 0.5 M more.
 protocol RawValueArgument: ExpressibleByArgument, CaseIterable, RawRepresentable where RawValue == String {}
 
 extension RawValueArgument {
     public static var allValueStrings: [String] { allCases.map { $0.rawValue } }
+    public static var allValueDescriptions: [String: String] { [:] }
 }
 
 extension WindowOverrunAction: RawValueArgument {}
