@@ -282,4 +282,58 @@ import Testing
         let run = live.finish()
         #expect(run.stdout.contains("got-usr1"), "\(run.stdout)")
     }
+
+    /// Connections that never send a command can't lock the socket: over the limit, the oldest
+    /// silent one makes room for the newcomer and is told why; the others stay connected.
+    @Test func silentConnectionsMakeRoomForAClientThatSends() throws {
+        let live = try LiveSupervise(["--control", "none", "--socket", socket, "--", "sleep", "1000"])
+        defer { live.stop() }
+        #expect(eventually { (try? Ctl.run(socket, ["version"]).status) == 0 })
+        let silent = try (0..<256).map { _ in try Self.connect(socket) }
+        defer { for fd in silent { close(fd) } }
+        let status = try Ctl.run(socket, ["--format", "json", "status"])
+        #expect(status.status == 0 && status.stdout.contains("\"name\":\"sleep\""), "\(status)")
+        let evicted = Self.readToEnd(silent[0], timeout: 10)
+        #expect(evicted == "error busy closed to make room for a newer client: no command came on this connection\n",
+                "\(evicted)")
+        var poller = pollfd(fd: silent[255], events: Int16(POLLIN), revents: 0)
+        #expect(poll(&poller, 1, 0) == 0, "the newest silent connection is still held, unanswered")
+        #expect(try Ctl.run(socket, ["terminate"]).status == 0)
+        #expect(live.finish().status == 0)
+    }
+
+    /// A connected Unix stream socket to `path`.
+    static func connect(_ path: String) throws -> Int32 {
+        let fd = Foundation.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Foundation.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard fd >= 0, connected == 0 else {
+            let error = errno
+            close(fd)
+            throw POSIXError(POSIXErrorCode(rawValue: error) ?? .EIO)
+        }
+        return fd
+    }
+
+    /// What `fd` carries until its end, or until `timeout` seconds pass without a byte.
+    static func readToEnd(_ fd: Int32, timeout: Double) -> String {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, Int32(timeout * 1000)) == 1 else { break }
+            let count = read(fd, &buffer, buffer.count)
+            guard count > 0 else { break }
+            bytes += buffer[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }

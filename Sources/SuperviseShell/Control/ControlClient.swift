@@ -5,6 +5,8 @@ import SuperviseSystem
 /// sent, what holds its answer, and what was refused.
 final class ControlClient {
     let connection: ControlConnection
+    /// Its place in the order the connections were accepted.
+    let number: Int
     /// The command line it sent, once read.
     var text: String?
     /// What keeps its `wait` or `sleep` from answering yet.
@@ -14,8 +16,9 @@ final class ControlClient {
     /// Why its command could not be run as written.
     var usageError: String?
 
-    init(connection: ControlConnection) {
+    init(connection: ControlConnection, number: Int) {
         self.connection = connection
+        self.number = number
     }
 
     var fd: Int32 { connection.fd }

@@ -7,12 +7,15 @@ import SuperviseSystem
 /// A client's command runs in its read handler, between inputs like every command; its answer
 /// is written as far as the socket takes, the rest when it is writable again.
 final class ControlServer {
-    /// The most clients connected at once; one more is answered `error busy` and closed.
+    /// The most clients connected at once. One more takes the place of the longest-connected
+    /// client that has sent no command yet, or else is answered `error busy` and closed.
     static let maxClients = 256
 
     let listener: ControlListener
     private let loop: EventLoop
     private(set) var clients: [Int32: ControlClient] = [:]
+    /// How many connections were accepted: each client's place in that order.
+    private var accepted = 0
     /// Runs a command line a client sent.
     private let onCommand: (ControlClient, String) -> Void
 
@@ -40,16 +43,28 @@ final class ControlServer {
                 loop.modify(listener.fd, events: 0)
                 return
             case .connection(let fd, let peer):
-                let client = ControlClient(connection: ControlConnection(fd: fd, peer: peer))
+                accepted += 1
+                let client = ControlClient(connection: ControlConnection(fd: fd, peer: peer), number: accepted)
                 clients[fd] = client
                 loop.add(fd) { [unowned self, unowned client] events in self.ready(client, events) }
                 if !listener.serves(peer) {
                     finish(client, .error(.denied, "uid \(peer.uid) may not control this supervisor "
                         + "(its user, root and --socket-group members may)"))
                 } else if clients.count > Self.maxClients {
-                    finish(client, .error(.busy, "over \(Self.maxClients) clients are connected; try again"))
+                    makeRoom(for: client)
                 }
             }
+        }
+    }
+
+    /// Over the limit: the longest-connected client that has sent nothing gives way to `client`,
+    /// so connections that never send can't lock the others out; with none, `client` is refused.
+    private func makeRoom(for client: ControlClient) {
+        let silent = clients.values.filter { $0 !== client && $0.text == nil && !$0.connection.isFinished }
+        if let oldest = silent.min(by: { $0.number < $1.number }) {
+            finish(oldest, .error(.busy, "closed to make room for a newer client: no command came on this connection"))
+        } else {
+            finish(client, .error(.busy, "over \(Self.maxClients) clients are connected; try again"))
         }
     }
 
