@@ -126,14 +126,7 @@ import Testing
         // A socket file nobody listens on: what a supervisor killed with SIGKILL leaves.
         let stale = socket
         let fd = Foundation.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in stale.utf8.enumerated() { buffer[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let bound = Self.withAddress(of: stale) { bind(fd, $0, $1) }
         close(fd)
         #expect(bound == 0)
         let before = try Ctl.run(stale, ["status"])
@@ -302,19 +295,22 @@ import Testing
         #expect(live.finish().status == 0)
     }
 
-    /// A connected Unix stream socket to `path`.
-    static func connect(_ path: String) throws -> Int32 {
-        let fd = Foundation.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    /// Calls `body` with `path` as a Unix socket address and its length.
+    static func withAddress(of path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
             for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
         }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Foundation.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
+    }
+
+    /// A connected Unix stream socket to `path`.
+    static func connect(_ path: String) throws -> Int32 {
+        let fd = Foundation.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let connected = withAddress(of: path) { Foundation.connect(fd, $0, $1) }
         guard fd >= 0, connected == 0 else {
             let error = errno
             close(fd)
