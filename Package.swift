@@ -107,8 +107,10 @@ let package = Package(
                           path: "Benchmarks/supervise-bench"),
         // The floors under supervise's start-up, idle and size figures: a Swift program that only
         // starts a command and waits, without and with ArgumentParser, linked as supervise is.
-        .executableTarget(name: "floor-swift", path: "Benchmarks/floor-swift", linkerSettings: releaseLinking),
-        .executableTarget(name: "floor-parser", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+        .target(name: "FloorRun", path: "Benchmarks/floor-run"),
+        .executableTarget(name: "floor-swift", dependencies: ["FloorRun"], path: "Benchmarks/floor-swift",
+                          linkerSettings: releaseLinking),
+        .executableTarget(name: "floor-parser", dependencies: ["FloorRun", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Benchmarks/floor-parser", linkerSettings: releaseLinking),
 
         // What every test target shares: waiting on a condition, temporary directories, the seeded

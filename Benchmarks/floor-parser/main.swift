@@ -1,5 +1,5 @@
 import ArgumentParser
-import Glibc
+import FloorRun
 
 /// The floor with supervise's parser: `floor-swift` (Benchmarks/floor-swift) with five options
 /// parsed by swift-argument-parser, linked the same way. What it costs beyond floor-swift is the
@@ -15,15 +15,6 @@ struct FloorParser: ParsableCommand {
 
     func run() throws {
         guard !command.isEmpty else { return }
-        var argv = command.map { strdup($0) }
-        argv.append(nil)
-        guard posix_spawnp(&commandPID, command[0], nil, nil, argv, environ) == 0 else { throw ExitCode(127) }
-        signal(SIGTERM) { _ in kill(commandPID, SIGTERM) }
-        var status: Int32 = 0
-        while waitpid(commandPID, &status, 0) < 0 && errno == EINTR {}
-        throw ExitCode((status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f))
+        throw ExitCode(runToEnd(command))
     }
 }
-
-/// The running command, for the SIGTERM handler.
-nonisolated(unsafe) var commandPID: pid_t = 0
