@@ -43,8 +43,7 @@ extension Bench {
             subjects.append(("supervise ctl status", [supervise, "ctl", "--socket", socket, "--format", "json", "status"]))
         }
         // What any Swift executable linked as supervise is costs to start and exit, with nothing to do.
-        subjects.append(("floor: Swift, start only", [paths.floorSwift]))
-        subjects.append(("floor: Swift + ArgumentParser, start only", [paths.floorParser]))
+        subjects += paths.floors.map { ("\($0.name), start only", [$0.path]) }
         if let runsv = which("runsv"), let sv = which("sv") {
             let path = try service("runit")
             try start([runsv, path])

@@ -43,8 +43,7 @@ extension Bench {
         }
         var subjects: [(String, [String])] = [("supervise", [paths.supervise.path, "--", "sleep", "100000"])]
         if let compared { subjects.append(("supervise, compared", [compared, "--", "sleep", "100000"])) }
-        subjects.append(("floor: Swift, start and wait", [paths.floorSwift, "--", "sleep", "100000"]))
-        subjects.append(("floor: Swift + ArgumentParser, 5 options", [paths.floorParser, "--", "sleep", "100000"]))
+        subjects += paths.floors.map { ($0.name, [$0.path, "--", "sleep", "100000"]) }
         if let tini = which("tini") { subjects.append(("tini", [tini, "-s", "--", "sleep", "100000"])) }
         if let dumbInit = which("dumb-init") { subjects.append(("dumb-init", [dumbInit, "sleep", "100000"])) }
         if let s6 = which("s6-supervise") { subjects.append(("s6-supervise", [s6, service("s6")])) }

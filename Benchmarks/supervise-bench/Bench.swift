@@ -158,8 +158,7 @@ struct Bench {
             wrappers.append(("supervise, compared", [compared, "--control", "none", "--"]))
             wrappers.append(("supervise, compared --freezer sigstop", [compared, "--control", "none", "--freezer", "sigstop", "--"]))
         }
-        wrappers.append(("floor: Swift, start and wait", [paths.floorSwift, "--"]))
-        wrappers.append(("floor: Swift + ArgumentParser, 5 options", [paths.floorParser, "--"]))
+        wrappers += paths.floors.map { ($0.name, [$0.path, "--"]) }
         if let tini = which("tini") { wrappers.append(("tini -s", [tini, "-s", "--"])) }
         if let dumbInit = which("dumb-init") { wrappers.append(("dumb-init", [dumbInit])) }
         var measured: [String: [Double]] = [:]
@@ -198,7 +197,7 @@ struct Bench {
     /// and each peer's as installed.
     mutating func binary() throws {
         let builds = [("supervise", supervise)] + (compared.map { [("supervise, compared", $0)] } ?? [])
-            + [("floor: Swift, start and wait", paths.floorSwift), ("floor: Swift + ArgumentParser, 5 options", paths.floorParser)]
+            + paths.floors.map { ($0.name, $0.path) }
         for (subject, path) in builds {
             let stripped = scratch("stripped")
             try run(["strip", "-o", stripped.path, path])

@@ -10,10 +10,12 @@ struct Paths {
     var scratch: URL { results.appendingPathComponent("scratch") }
     /// The supervise executable built next to this one (same configuration).
     var supervise: URL { sibling("supervise") }
-    /// A Swift program that only starts a command and waits for it, linked as supervise is, without
-    /// and with ArgumentParser (Benchmarks/floor-swift, floor-parser): the floors under supervise.
-    var floorSwift: String { sibling("floor-swift").path }
-    var floorParser: String { sibling("floor-parser").path }
+    /// The floors under supervise, by the names the figures give them: a Swift program that only
+    /// starts a command and waits for it, linked as supervise is, without and with ArgumentParser
+    /// (Benchmarks/floor-swift, floor-parser).
+    var floors: [(name: String, path: String)] {
+        [("floor: Swift", sibling("floor-swift").path), ("floor: Swift + ArgumentParser, 5 options", sibling("floor-parser").path)]
+    }
     /// An executable of this package built next to this one.
     private func sibling(_ name: String) -> URL {
         URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
