@@ -286,7 +286,7 @@ struct SuperviseCommand: ParsableCommand {
         }
         let logger = Logger(label: "supervise")
         var options = SupervisorOptions()
-        options.control = control ?? .stdin
+        options.control = control ?? options.control
         options.keepGoing = keepGoing
         options.keepRunning = keepRunning
         options.suspendedMemory = try memoryBudget() ?? configured.suspendedMemory
@@ -295,7 +295,7 @@ struct SuperviseCommand: ParsableCommand {
         options.cgroupRoot = cgroupRoot
         options.htmlPath = html
         options.githubAnnotations = CurrentProcess.environment.contains("GITHUB_ACTIONS=true")
-        options.violationStatus = violationStatus ?? 124
+        options.violationStatus = violationStatus ?? options.violationStatus
         options.signalTable = try signalTable()
         options.prefixOutput = !noPrefix
         // On stderr, where the log is: stdout may be the children's output, piped elsewhere.
