@@ -5,7 +5,8 @@ import PackageDescription
 /// where no Swift is installed. No target of ours imports Foundation, but ArgumentParser imports
 /// FoundationEssentials (a LocalizedError cast, JSONEncoder for --experimental-dump-help), and
 /// linked statically it needs these three libraries, which -static-stdlib does not add: without
-/// them the link fails (supervise imports Synchronization itself; floor-parser does not). Its cost in size and start-up: docs/performance.md, "Lean".
+/// them the link fails (supervise imports Synchronization itself; floor-parser does not). Its
+/// cost in size and start-up: docs/performance.md, "Lean".
 let releaseLinking: [LinkerSetting] = [
     .unsafeFlags(["-static-stdlib", "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-l_FoundationCShims",
                   "-Xlinker", "-lswiftSynchronization"],
