@@ -45,7 +45,6 @@ final class CommandReader {
 
     /// Registers stdin in `loop` when it can be polled; `onReadable` runs when it has data.
     func attach(to loop: EventLoop, onReadable: @escaping () -> Void) {
-        Descriptor.setNonBlocking(fd)
         pollable = loop.add(fd) { _ in onReadable() }
         if pollable { self.loop = loop }
     }
@@ -61,9 +60,11 @@ final class CommandReader {
     var holdDeadline: Instant? { hold?.deadline }
 
     /// Reads what stdin has now (one chunk), splitting it into lines. Stdin is not watched
-    /// again until those lines have all run.
+    /// again until those lines have all run. Its flags are the shell's and stay as they are: a
+    /// polled stdin is read only as far as it is ready, a regular file or /dev/null as it comes.
     func readAvailable() {
-        switch chunk.withUnsafeMutableBytes({ Descriptor.read(fd, into: $0) }) {
+        let read = pollable ? Descriptor.readReady(_:into:) : Descriptor.read(_:into:)
+        switch chunk.withUnsafeMutableBytes({ read(fd, $0) }) {
         case .bytes(let count):
             chunk.withUnsafeBytes { splitter.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
             while let line = splitter.next() { add(line) }

@@ -31,6 +31,19 @@ public enum Descriptor {
         }
     }
 
+    /// Reads what `fd` has ready, without its being non-blocking: at most the bytes `FIONREAD`
+    /// counts, so the read does not wait. For a descriptor inherited from the user's shell, whose
+    /// flags belong to an open file description the shell shares: setting O_NONBLOCK on it would
+    /// make the shell's next reader fail with EAGAIN. Call it only once `fd` polled readable: with
+    /// nothing counted, the read takes an end of file (a pipe with no writer, a terminal's Ctrl-D);
+    /// it could wait only if another process read the same stream between the poll and the read.
+    public static func readReady(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
+        var ready: Int32 = 0
+        if case .failure(let error) = valueOrErrno({ ioctl(fd, UInt(FIONREAD), &ready) }) { return .failed(error) }
+        let count = ready > 0 ? min(Int(ready), buffer.count) : buffer.count
+        return read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]))
+    }
+
     /// Writes as much of `bytes` to `fd` as it takes, retrying on partial writes and EINTR: the
     /// bytes written, and the error that stopped it before the end (EAGAIN when a non-blocking
     /// pipe is full), if any.
