@@ -139,11 +139,8 @@ struct SuperviseCommand: ParsableCommand {
     @Argument(parsing: .postTerminator, help: ArgumentHelp("The program to run, after --.", valueName: "command"))
     var command: [String] = []
 
-    /// The command without the `--` that introduces it.
-    var childCommand: [String] { command.first == "--" ? Array(command.dropFirst()) : command }
-
     func validate() throws {
-        if config != nil, !childCommand.isEmpty {
+        if config != nil, !command.isEmpty {
             throw ValidationError("give either --config FILE or -- COMMAND, not both")
         }
         if config != nil, name != nil {
@@ -238,12 +235,12 @@ struct SuperviseCommand: ParsableCommand {
         }
         // Checked here, not in validate(): ArgumentParser reports a validation error before an
         // unknown option, and `--windw 2 ./worker` must get its "did you mean '--window'?".
-        guard !childCommand.isEmpty else {
+        guard !command.isEmpty else {
             throw ValidationError("no command: put it after '--', as in 'supervise --window 2 -- ./worker', or use --config FILE")
         }
         let (settings, freezerChoice) = overrides.resolved()
-        let childName = name ?? ChildName.from(command: childCommand[0])
-        return ConfigRun(children: [ChildSpec(name: childName, command: childCommand, settings: settings,
+        let childName = name ?? ChildName.from(command: command[0])
+        return ConfigRun(children: [ChildSpec(name: childName, command: command, settings: settings,
                                               freezer: freezerChoice, privileges: try privileges())],
                          suspendedMemory: nil)
     }

@@ -21,7 +21,7 @@ import SuperviseTestSupport
                 if command.config == nil {
                     // A missing command is found here, after the options (unknown ones first).
                     let specs = try command.childSpecs()
-                    #expect(!command.childCommand.isEmpty && specs.children.count == 1)
+                    #expect(!command.command.isEmpty && specs.children.count == 1)
                 }
             } catch {
                 guard !SuperviseCommand.exitCode(for: error).isSuccess else { continue }  // --help, --version

@@ -27,4 +27,12 @@ import SuperviseTestSupport
         #expect(session.met, "\(session.problem)\n\(session.transcript)")
         #expect(!session.transcript.contains("Resource temporarily unavailable"), "\(session.transcript)")
     }
+
+    /// Everything after the first `--` is the command: `supervise -- -- true` runs a program
+    /// named `--`, which is not found, as under tini and dumb-init.
+    @Test func aSecondDoubleDashIsTheCommandsName() throws {
+        let run = try Supervise.run(["--", "--", "true"])
+        #expect(run.status == 127, "\(run.stderr)")
+        #expect((run.child["command"] as? [String])?.first == "--", "\(run.child)")
+    }
 }
