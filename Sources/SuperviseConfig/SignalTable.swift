@@ -24,10 +24,21 @@ public enum SignalAction: String, Sendable, CaseIterable {
 /// signals the C library keeps for itself.
 public struct SignalTable: Sendable {
     private let actions: [Int32: SignalAction]
+    /// The signals `--signal` mapped.
+    private let remapped: Set<Int32>
+    /// Signals left ignored, as the supervisor was started with them: it does not take them (the
+    /// kernel discards them) and its children start with them ignored.
+    public let leftIgnored: [Int32]
 
-    init(_ actions: [Int32: SignalAction]) {
+    init(_ actions: [Int32: SignalAction], remapped: Set<Int32> = [], leftIgnored: [Int32] = []) {
         self.actions = actions
+        self.remapped = remapped
+        self.leftIgnored = leftIgnored
     }
+
+    /// The signals a terminal sends to its foreground group (hangup, Ctrl-C, Ctrl-\), which
+    /// `nohup` and a shell's background jobs have ignored: ignored at start, they stay ignored.
+    public static let keptIgnoredIfInherited = [SIGHUP, SIGINT, SIGQUIT]
 
     /// The table a run starts with.
     public static let standard: SignalTable = {
@@ -54,7 +65,15 @@ public struct SignalTable: Sendable {
     public func remapping(_ signal: Int32, to action: SignalAction) -> SignalTable {
         var actions = actions
         actions[signal] = action
-        return SignalTable(actions)
+        return SignalTable(actions, remapped: remapped.union([signal]), leftIgnored: leftIgnored)
+    }
+
+    /// The table for a supervisor started with `ignoredAtStart` ignored: those of
+    /// ``keptIgnoredIfInherited`` that no `--signal` mapped are left ignored, by the supervisor
+    /// and its children (what `nohup` means); a mapping says the user wants the signal taken.
+    public func keepingIgnored(_ ignoredAtStart: Set<Int32>) -> SignalTable {
+        let kept = Self.keptIgnoredIfInherited.filter { ignoredAtStart.contains($0) && !remapped.contains($0) }
+        return SignalTable(actions.filter { !kept.contains($0.key) }, remapped: remapped, leftIgnored: kept)
     }
 
     /// `SIG=ACTION` of `--signal`: a signal the table has (any the supervisor can take) and an

@@ -260,18 +260,27 @@ static int place_descriptors(const _supervise_spawn_attributes *attributes) {
     return 0;
 }
 
-/// Resets every signal the process may catch or ignore to its default disposition.
+/// Resets every signal the process may catch or ignore to its default disposition, but those
+/// of `ignored` (bit N-1 for signal N), which are ignored.
 ///
 /// Through the system call: the C library's sigaction refuses the real-time signals it keeps for
-/// itself (32 and 33), and an ignored one would still be inherited across exec.
-static int reset_signal_dispositions(void) {
+/// itself (32 and 33), and an ignored one would still be inherited across exec. The ignored
+/// ones through the C library (sigaction is async-signal-safe), whose struct puts the handler
+/// where each architecture's kernel wants it.
+static int reset_signal_dispositions(unsigned long long ignored) {
     // SIG_DFL (0), no flags, an empty mask: all zeros in any architecture's kernel sigaction.
     unsigned long default_action[8] = { 0 };
+    struct sigaction ignore_action;
+    memset(&ignore_action, 0, sizeof ignore_action);
+    ignore_action.sa_handler = SIG_IGN;
     for (int signo = 1; signo < NSIG; signo++) {
         if (signo == SIGKILL || signo == SIGSTOP) {
             continue;
         }
-        if (syscall(SYS_rt_sigaction, signo, default_action, NULL, (NSIG - 1) / 8) != 0) {
+        int failed = signo <= 64 && (ignored >> (signo - 1)) & 1
+            ? sigaction(signo, &ignore_action, NULL)
+            : syscall(SYS_rt_sigaction, signo, default_action, NULL, (NSIG - 1) / 8);
+        if (failed != 0) {
             return errno;
         }
     }
@@ -396,7 +405,7 @@ static void run_child(const _supervise_spawn_attributes *attributes, pid_t paren
         }
     }
 
-    error = reset_signal_dispositions();
+    error = reset_signal_dispositions(attributes->ignored_signals);
     if (error != 0) {
         report_and_exit(report_fd, _SUPERVISE_STEP_SIGNALS, error);
     }

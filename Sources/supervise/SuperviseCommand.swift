@@ -170,7 +170,8 @@ struct SuperviseCommand: ParsableCommand {
         }
     }
 
-    /// The signal table with every `--signal SIG=ACTION` applied, in order.
+    /// The signal table with every `--signal SIG=ACTION` applied, in order, and the terminal's
+    /// signals that the supervisor was started with ignored left ignored.
     func signalTable() throws(ValidationError) -> SignalTable {
         var table = SignalTable.standard
         for mapping in signalMappings {
@@ -181,7 +182,7 @@ struct SuperviseCommand: ParsableCommand {
                 throw ValidationError("--signal \(error.message)")
             }
         }
-        return table
+        return table.keepingIgnored(CurrentProcess.ignoredSignals(among: SignalTable.keptIgnoredIfInherited))
     }
 
     /// The control socket of `--socket`, listening, owned by `--socket-group` if given.

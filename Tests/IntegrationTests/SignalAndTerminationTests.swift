@@ -49,7 +49,7 @@ import SuperviseTestSupport
                                     timeout: 10) { process in
             // The first SIGTERM must find the trap set, or it ends the child with 143.
             let child = SupervisedChild(backend: .sigstop, supervisorPID: process.processIdentifier)
-            #expect(eventually { child.pid.map(ignoresSIGTERM) == true })
+            #expect(eventually { child.pid.map { ProcessInspector.ignores(SIGTERM, $0) } == true })
             kill(process.processIdentifier, SIGTERM)
             // Kept: the test is about a second signal during the grace, so the supervisor must have
             // begun terminating (forwarded SIGTERM to a child that ignores it): nothing outside shows that.
@@ -59,14 +59,6 @@ import SuperviseTestSupport
         #expect(run.status == 137)
         #expect(run.exit["by"] as? String == "kill")
         #expect(run.elapsed < 8)
-    }
-
-    /// Whether `pid` ignores SIGTERM (`SigIgn` in `/proc/PID/status`): the shell's `trap '' TERM` has run.
-    func ignoresSIGTERM(_ pid: Int32) -> Bool {
-        let status = ProcessInspector.read("/proc/\(pid)/status") ?? ""
-        let field = status.split(separator: "\n").first { $0.hasPrefix("SigIgn:") }
-        let mask = field.flatMap { UInt64($0.dropFirst("SigIgn:".count).trimmingCharacters(in: .whitespaces), radix: 16) } ?? 0
-        return mask & (1 << (UInt64(SIGTERM) - 1)) != 0
     }
 
     @Test func exitStatusIsPassedThrough() throws {

@@ -32,6 +32,18 @@ import Testing
         #expect(SignalTable.standard.action(for: signal) == .forward)
     }
 
+    /// `nohup supervise …`: SIGHUP ignored at start stays ignored (not taken, the children start
+    /// with it ignored) unless `--signal` maps it; a signal the terminal does not send is taken anyway.
+    @Test func terminalSignalsIgnoredAtStartStayIgnoredUnlessMapped() {
+        let table = SignalTable.standard.remapping(SIGINT, to: .forward).keepingIgnored([SIGHUP, SIGINT, SIGUSR1])
+        #expect(table.leftIgnored == [SIGHUP])
+        #expect(table.action(for: SIGHUP) == nil && !table.signals.contains(SIGHUP))
+        #expect(table.action(for: SIGINT) == .forward)
+        #expect(table.action(for: SIGUSR1) == .background)
+        #expect(SignalTable.standard.keepingIgnored([]).leftIgnored.isEmpty)
+        #expect(SignalTable.standard.keepingIgnored([SIGQUIT]).action(for: SIGQUIT) == nil)
+    }
+
     @Test func realTimeSignalsAreNamedFromRTMIN() {
         #expect(SignalName.describe(34) == "SIGRTMIN+0")
         #expect(SignalName.describe(37) == "SIGRTMIN+3")

@@ -43,7 +43,8 @@ extension Supervisor {
                 takeTerminal: options.control == .none && Descriptor.isTerminal(Descriptor.standardInput),
                 pidVariable: "SUPERVISE_PID",
                 openFilesLimit: openFilesLimit,
-                privileges: spec.privileges)
+                privileges: spec.privileges,
+                ignoredSignals: options.signalTable.leftIgnored)
             let pid: Int32
             do throws(SupervisorError) {
                 pid = try Spawner.spawn(request)

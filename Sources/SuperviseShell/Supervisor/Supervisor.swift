@@ -65,6 +65,11 @@ public final class Supervisor {
         }
         openFilesLimit = OpenFilesLimit.raise()
         CurrentProcess.becomeSubreaper()
+        if !options.signalTable.leftIgnored.isEmpty {
+            let names = options.signalTable.leftIgnored.map(SignalName.describe)
+            let list = names.joined(separator: ", "), first = names[0].dropFirst(3)
+            logger.info("\(list) ignored when supervise started (nohup, a background job): left ignored, by the children too; --signal \(first)=ACTION takes it")
+        }
         loop.afterEachHandler = { [unowned self] in self.runCommands() }
         loop.add(signals.fd) { [unowned self] _ in self.handleSignals() }
         if options.control == .stdin {

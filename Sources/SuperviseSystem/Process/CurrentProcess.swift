@@ -24,6 +24,12 @@ public enum CurrentProcess {
         Glibc.exit(status)
     }
 
+    /// Which of `signals` the supervisor was started with ignored (SIG_IGN), as `nohup` leaves
+    /// SIGHUP and a non-interactive shell leaves SIGINT and SIGQUIT for a job it runs in the background.
+    public static func ignoredSignals(among signals: [Int32]) -> Set<Int32> {
+        Set(signals.filter { _supervise_signal_is_ignored($0) != 0 })
+    }
+
     /// Makes the supervisor the reaper of its orphaned descendants (`PR_SET_CHILD_SUBREAPER`),
     /// so that they are reparented to it rather than to init.
     @discardableResult

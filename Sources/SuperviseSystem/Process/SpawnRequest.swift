@@ -27,12 +27,16 @@ public struct SpawnRequest: Sendable {
     public var openFilesLimit: (soft: UInt64, hard: UInt64)?
     /// Who the child runs as and what it may do; the default keeps the supervisor's.
     public var privileges: ChildPrivileges
+    /// Signals the child starts with ignored (the supervisor inherited them ignored); every
+    /// other signal starts at its default disposition.
+    public var ignoredSignals: [Int32]
 
     public init(arguments: [String], environment: [String], workingDirectory: String? = nil,
                 stdin: Int32 = 0, stdout: Int32 = 1, stderr: Int32 = 2,
                 eventsFD: Int32, requestsFD: Int32, cgroupProcsFD: Int32? = nil, cgroupDirectoryFD: Int32? = nil,
                 takeTerminal: Bool = false, pidVariable: String? = nil,
-                openFilesLimit: (soft: UInt64, hard: UInt64)? = nil, privileges: ChildPrivileges = ChildPrivileges()) {
+                openFilesLimit: (soft: UInt64, hard: UInt64)? = nil, privileges: ChildPrivileges = ChildPrivileges(),
+                ignoredSignals: [Int32] = []) {
         self.arguments = arguments
         self.environment = environment
         self.workingDirectory = workingDirectory
@@ -47,5 +51,6 @@ public struct SpawnRequest: Sendable {
         self.pidVariable = pidVariable
         self.openFilesLimit = openFilesLimit
         self.privileges = privileges
+        self.ignoredSignals = ignoredSignals
     }
 }

@@ -7,7 +7,8 @@ import _SuperviseCShims
 /// SIGKILL as its parent-death signal (the signal follows the *thread* that spawned it: call
 /// `spawn` from a thread that lives as long as the supervisor),
 /// the cgroup of `cgroupProcsFD` before it runs any code of its own, exactly fds 0-4, every
-/// signal at its default disposition, an empty signal mask, and the request's privileges.
+/// signal at its default disposition but the request's ignored ones, an empty signal mask, and
+/// the request's privileges.
 public enum Spawner {
     /// Starts the child; returns its pid (which is also its process group id).
     ///
@@ -59,7 +60,8 @@ public enum Spawner {
                             open_files_soft: request.openFilesLimit?.soft ?? 0,
                             open_files_hard: request.openFilesLimit?.hard ?? 0,
                             credentials: credentials,
-                            new_session: privileges.identity == nil ? 0 : 1)
+                            new_session: privileges.identity == nil ? 0 : 1,
+                            ignored_signals: request.ignoredSignals.reduce(0) { $0 | 1 << UInt64($1 - 1) })
                         return _supervise_spawn(&attributes, &pid, &failedStep)
                     }
                 }

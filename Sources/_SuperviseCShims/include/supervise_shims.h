@@ -88,11 +88,14 @@ typedef struct _supervise_spawn_attributes {
     /// Non-zero: the child leads a new session (setsid) rather than only a new process group,
     /// so that no other session's process may send it SIGCONT.
     int new_session;
+    /// Bit N-1 set: signal N starts ignored in the child, as the supervisor inherited it (nohup's
+    /// SIGHUP); every other signal starts at its default disposition. Signals 1 to 64.
+    unsigned long long ignored_signals;
 } _supervise_spawn_attributes;
 
 /// Forks and execs a child in its own process group (or session), with the parent-death signal SIGKILL,
-/// in a cgroup if asked, with exactly fds 0-4 open, default signal dispositions and an empty
-/// signal mask.
+/// in a cgroup if asked, with exactly fds 0-4 open, default signal dispositions (but for
+/// `ignored_signals`) and an empty signal mask.
 ///
 /// The child copies only the supervisor's lowest descriptors, however many it holds: the request's
 /// are staged in 7 slots the first spawn reserves (at 5 and up; they then hold an eventfd,
@@ -105,6 +108,9 @@ typedef struct _supervise_spawn_attributes {
 int _supervise_spawn(const _supervise_spawn_attributes * _Nonnull attributes,
                      pid_t * _Nonnull pid,
                      int * _Nonnull failed_step);
+
+/// Whether `signal` is ignored (SIG_IGN) in the calling process.
+int _supervise_signal_is_ignored(int signal);
 
 /// The abbreviated name of a signal without "SIG" ("KILL"), or NULL when it has none.
 const char * _Nullable _supervise_signal_abbreviation(int signal);

@@ -102,13 +102,20 @@ enum ProcessInspector {
         return pids
     }
 
-    /// The value of `key` in a flat-keyed file such as `cgroup.events` (`frozen 1`).
-    static func keyedValue(_ path: String, _ key: String) -> String? {
+    /// The value of `key` in a flat-keyed file such as `cgroup.events` (`frozen 1`), or
+    /// `/proc/PID/status` (`SigIgn:\t0000000000000001`, with `separator` a tab).
+    static func keyedValue(_ path: String, _ key: String, separator: Character = " ") -> String? {
         for line in (read(path) ?? "").split(separator: "\n") {
-            let words = line.split(separator: " ")
+            let words = line.split(separator: separator)
             if words.count == 2, words[0] == key { return String(words[1]) }
         }
         return nil
+    }
+
+    /// Whether `pid` ignores `signal` (`SigIgn` in `/proc/PID/status`).
+    static func ignores(_ signal: Int32, _ pid: Int32) -> Bool {
+        let mask = keyedValue("/proc/\(pid)/status", "SigIgn:", separator: "\t").flatMap { UInt64($0, radix: 16) } ?? 0
+        return mask & (1 << (UInt64(signal) - 1)) != 0
     }
 
     static func read(_ path: String) -> String? {
