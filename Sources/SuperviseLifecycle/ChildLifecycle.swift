@@ -65,6 +65,8 @@ public struct ChildLifecycle: Sendable {
     var freezeRequestedAt: Instant?
     var freezeRecheckAt: Instant?
     var freezeRecheckStep: Duration = .zero
+    /// The freeze timeout passed and the freezer was asked once more.
+    var freezeTimeoutLookAsked = false
     var termination: ExitCause?
     var graceEnd: Instant?
     var leftoverGraceEnd: Instant?
@@ -212,6 +214,7 @@ public struct ChildLifecycle: Sendable {
         freezeRequestedAt = now
         freezeRecheckAt = nil
         freezeRecheckStep = Self.firstFreezeRecheck
+        freezeTimeoutLookAsked = false
         setState(.suspending)
         actions.append(.freeze)
     }
