@@ -24,4 +24,25 @@ public enum Reaper {
         if status == 0xffff { return .continued(pid: pid) }  // WIFCONTINUED
         return .terminated(pid: pid, ChildTermination(waitStatus: status))
     }
+
+    /// Reaps every child left, waiting up to `timeout` for those still exiting: the
+    /// supervisor's last act, so that no zombie of a descendant it adopted is left behind
+    /// (as pid 1, nothing else would reap it). Returns at once when it has no child.
+    public static func reapAll(waitingUpTo timeout: Duration) {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while true {
+            var status: Int32 = 0
+            switch valueOrErrno({ waitpid(-1, &status, WNOHANG) }) {
+            case .success(let pid) where pid > 0:
+                continue
+            case .success:
+                // Children are left that have not exited yet (dying of the teardown's SIGKILL).
+                if clock.now >= deadline { return }
+                usleep(1_000)
+            case .failure:
+                return  // ECHILD: none is left
+            }
+        }
+    }
 }
