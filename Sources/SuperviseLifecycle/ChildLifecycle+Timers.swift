@@ -73,6 +73,7 @@ extension ChildLifecycle {
     /// The main process was reaped: record how, and run the ladder on what it left behind.
     mutating func exited(_ how: ChildTermination, treeEmpty: Bool, _ now: Instant) {
         guard !hasNoProcess else { return }
+        stoppedBy = nil  // a stop of a process that is gone
         if state == .suspending || state == .suspended { thaw() }
         let by = termination ?? .self
         let inTime: Bool?

@@ -6,8 +6,8 @@ import SuperviseLifecycle
 public enum ChildStatusChange: Sendable {
     /// It exited or was killed, and is reaped: its pid is free again.
     case terminated(pid: Int32, ChildTermination)
-    /// It was stopped by a signal.
-    case stopped(pid: Int32)
+    /// It was stopped by `signal`.
+    case stopped(pid: Int32, signal: Int32)
     /// It was continued by SIGCONT.
     case continued(pid: Int32)
 }
@@ -20,7 +20,7 @@ public enum Reaper {
         guard case .success(let pid) = valueOrErrno({ waitpid(-1, &status, WNOHANG | WUNTRACED | WCONTINUED) }),
               pid > 0
         else { return nil }
-        if status & 0xff == 0x7f { return .stopped(pid: pid) }  // WIFSTOPPED
+        if status & 0xff == 0x7f { return .stopped(pid: pid, signal: (status >> 8) & 0xff) }  // WIFSTOPPED, WSTOPSIG
         if status == 0xffff { return .continued(pid: pid) }  // WIFCONTINUED
         return .terminated(pid: pid, ChildTermination(waitStatus: status))
     }
