@@ -12,12 +12,14 @@ extension ChildLifecycle {
         }
     }
 
-    /// `foreground`: stops the background timers, thaws if needed; open tasks stay open.
+    /// `foreground`: stops the background timers, thaws if needed, continues a child stopped
+    /// by a signal; open tasks stay open.
     mutating func moveToForeground(_ now: Instant) {
         switch state {
         case .active:
-            break
+            continueIfStopped()
         case .background:
+            continueIfStopped()
             returnToForeground()
         case .suspending, .suspended:
             thaw()
@@ -41,6 +43,7 @@ extension ChildLifecycle {
     mutating func resumeForEvent(kind: String, text: String?, _ now: Instant) {
         switch state {
         case .background:
+            continueIfStopped()
             enterBackground(now, event: (kind, text))
         case .suspending, .suspended:
             thaw()
@@ -77,6 +80,7 @@ extension ChildLifecycle {
         clearBackgroundTimers()
         termination = .terminate
         graceEnd = now + settings.grace
+        continueIfStopped()
         setState(.terminating)
         if aware {
             send(.willTerminate(graceMS: settings.grace.wholeMilliseconds))
@@ -86,11 +90,13 @@ extension ChildLifecycle {
         }
     }
 
-    /// Thaws a suspending or suspended child; a pending freeze verification is abandoned.
+    /// Thaws a suspending or suspended child, and continues it if a signal stopped it; a
+    /// pending freeze verification is abandoned.
     mutating func thaw() {
         freezeDeadline = nil
         freezeRecheckAt = nil
         freezeRequestedAt = nil
         actions.append(.thaw)
+        continueIfStopped()
     }
 }

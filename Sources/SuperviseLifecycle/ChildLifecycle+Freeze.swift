@@ -6,12 +6,20 @@ extension ChildLifecycle {
     /// The kernel's least spacing between two `cgroup.events` notifications (~10 ms, with margin).
     static let notificationRateLimit: Duration = .milliseconds(13)
 
+    /// Verified frozen: suspended. A freeze verified by the look at (or, for a supervisor that
+    /// ran late, after) the freeze timeout counts as well, as the kernel says it is frozen; its
+    /// record says how long it really took, and a note says it was verified late.
     mutating func freezeVerified(_ now: Instant) {
         guard state == .suspending else { return }
         freezeDeadline = nil
         freezeRecheckAt = nil
         setState(.suspended)
-        actions.append(.frozen(took: freezeRequestedAt.map { now - $0 } ?? .zero))
+        let took = freezeRequestedAt.map { now - $0 } ?? .zero
+        actions.append(.frozen(took: took))
+        if took > settings.freezeTimeout {
+            actions.append(.note("verified frozen late, \(took.formatted) after it was asked for, by the look at "
+                                 + "the freeze timeout (\(settings.freezeTimeout.formatted)): it counts as frozen"))
+        }
         freezeRequestedAt = nil
     }
 
@@ -39,7 +47,7 @@ extension ChildLifecycle {
         }
     }
 
-    /// A re-check is due: ask the freezer again.
+    /// A re-check is due, or the freeze timeout: ask the freezer again.
     mutating func freezeRecheckDue() {
         freezeRecheckAt = nil
         actions.append(.checkFrozen)

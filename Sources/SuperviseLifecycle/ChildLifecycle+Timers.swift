@@ -12,9 +12,16 @@ extension ChildLifecycle {
                 killForViolation(.expiry, now)
             }
         case .suspending:
-            // A check due goes first: a freeze verified by it is not judged late.
+            // At the freeze timeout the kernel is asked once more, whether a re-check is due
+            // or not (cgroup v2 waits for its notification): its answer decides, and a freeze
+            // that completed while the supervisor was not running is not undone. Only a look
+            // left unanswered times out on a later tick.
             if let recheck = freezeRecheckAt, recheck <= now { return freezeRecheckDue() }
-            if let deadline = freezeDeadline, deadline <= now { freezeTimedOut(now) }
+            if let deadline = freezeDeadline, deadline <= now {
+                if freezeTimeoutLookAsked { return freezeTimedOut(now) }
+                freezeTimeoutLookAsked = true
+                freezeRecheckDue()
+            }
         case .terminating:
             if let end = graceEnd, end <= now {
                 graceEnd = nil
@@ -66,6 +73,7 @@ extension ChildLifecycle {
     /// The main process was reaped: record how, and run the ladder on what it left behind.
     mutating func exited(_ how: ChildTermination, treeEmpty: Bool, _ now: Instant) {
         guard !hasNoProcess else { return }
+        stoppedBy = nil  // a stop of a process that is gone
         if state == .suspending || state == .suspended { thaw() }
         let by = termination ?? .self
         let inTime: Bool?

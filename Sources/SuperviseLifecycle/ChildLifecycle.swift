@@ -30,6 +30,9 @@ public struct ChildLifecycle: Sendable {
     public internal(set) var freezes = 0
     /// When the current state was entered (for a suspended child: since when it is suspended).
     public internal(set) var stateEnteredAt: Instant?
+    /// The signal that stopped the main process, while it is stopped by one (not by the
+    /// freezer): whatever the state says, the child can't run until it is continued.
+    public internal(set) var stoppedBy: Int32?
 
     /// How many task records one child keeps; a flooding child can't grow the supervisor further.
     public static let taskHistoryLimit = 100_000
@@ -65,6 +68,8 @@ public struct ChildLifecycle: Sendable {
     var freezeRequestedAt: Instant?
     var freezeRecheckAt: Instant?
     var freezeRecheckStep: Duration = .zero
+    /// The freeze timeout passed and the freezer was asked once more.
+    var freezeTimeoutLookAsked = false
     var termination: ExitCause?
     var graceEnd: Instant?
     var leftoverGraceEnd: Instant?
@@ -138,6 +143,8 @@ public struct ChildLifecycle: Sendable {
         case .freezerNotified: freezerNotified()
         case .thawedFromOutside(let seen): thawedFromOutside(seen: seen, now)
         case .killedWhileFrozen: killedWhileFrozen()
+        case .mainProcessStopped(let signal): mainProcessStopped(by: signal)
+        case .mainProcessContinued: mainProcessContinued()
         case .exited(let how, let treeEmpty): exited(how, treeEmpty: treeEmpty, now)
         case .spawnFailed(let status): exited(.exited(status), treeEmpty: true, now)
         case .runOver, .start, .restart: break  // decided across runs, by ChildCore
@@ -212,6 +219,7 @@ public struct ChildLifecycle: Sendable {
         freezeRequestedAt = now
         freezeRecheckAt = nil
         freezeRecheckStep = Self.firstFreezeRecheck
+        freezeTimeoutLookAsked = false
         setState(.suspending)
         actions.append(.freeze)
     }

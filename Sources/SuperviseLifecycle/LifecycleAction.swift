@@ -19,6 +19,9 @@ public enum LifecycleAction: Equatable, Sendable {
     case thaw
     /// Send this signal to every process of the child's tree, followed by SIGCONT.
     case signalTree(Int32)
+    /// Send SIGCONT to every process of the child's tree: its main process was stopped by a
+    /// signal, and the child is to run.
+    case continueTree
     /// SIGKILL the child's whole tree.
     case killTree
     /// The reported state changed.
@@ -31,6 +34,9 @@ public enum LifecycleAction: Equatable, Sendable {
     case refuse(String)
     /// Something worth a timeline note and a log line.
     case note(String)
+    /// The main process was stopped by `signal`, not by the freezer: worth a timeline note and
+    /// a log line, the signal named by the shell.
+    case stoppedBySignal(Int32)
     /// The exited child left processes behind, and the ``signalTree(_:)`` that follows sends
     /// them `signal`: worth a timeline note and a log line, the signal named by the shell.
     case leftProcessesBehind(signal: Int32)

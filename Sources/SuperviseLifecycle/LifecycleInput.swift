@@ -29,6 +29,10 @@ public enum LifecycleInput: Equatable, Sendable {
     /// The suspended child's main process has a SIGKILL pending that its freeze holds back
     /// (cgroup v1): someone else killed it, and it can die only once thawed.
     case killedWhileFrozen
+    /// The child's main process was stopped by `signal` (the kernel's WUNTRACED report).
+    case mainProcessStopped(signal: Int32)
+    /// The child's main process was continued (the kernel's WCONTINUED report).
+    case mainProcessContinued
     /// The child's main process was reaped. `treeEmpty` tells whether descendants are left.
     case exited(ChildTermination, treeEmpty: Bool)
     /// The child could not be started (exec failed): it exited with `status` (126 or 127), and
@@ -48,7 +52,8 @@ public enum LifecycleInput: Equatable, Sendable {
         switch self {
         case .background, .foreground, .event, .terminate, .start, .restart: true
         case .launched, .request, .malformed, .freezeVerified, .notFrozenYet, .freezerNotified, .thawedFromOutside,
-             .killedWhileFrozen, .exited, .spawnFailed, .runOver, .treeEmptied, .tick, .reclaim: false
+             .killedWhileFrozen, .mainProcessStopped, .mainProcessContinued, .exited, .spawnFailed, .runOver,
+             .treeEmptied, .tick, .reclaim: false
         }
     }
 }

@@ -55,7 +55,45 @@ import Testing
         // Jump past both the next check and the freeze timeout (1 s).
         h.now = h.now + .seconds(2)
         #expect(h.handle(.tick) == [.checkFrozen])
-        #expect(h.handle(.freezeVerified) == [.stateChanged(.suspended), .frozen(took: .seconds(2))])
+        #expect(h.handle(.freezeVerified).prefix(2) == [.stateChanged(.suspended), .frozen(took: .seconds(2))])
+    }
+
+    /// cgroup v2 stops re-checking after ~13 ms and waits for `cgroup.events`; a supervisor
+    /// that did not run until past the timeout must look before it undoes a completed freeze.
+    @Test func theFreezeTimeoutLooksAtTheKernelBeforeItJudges() {
+        var h = freezing(notifies: true)
+        let requested = h.now
+        _ = checks(&h, until: 0.9)
+        h.now = requested + .milliseconds(1523)
+        #expect(h.handle(.tick) == [.checkFrozen], "a look, not a thaw")
+        #expect(h.handle(.freezeVerified) == [
+            .stateChanged(.suspended), .frozen(took: .milliseconds(1523)),
+            .note("verified frozen late, 1.523s after it was asked for, by the look at the freeze timeout (1s): "
+                  + "it counts as frozen"),
+        ])
+        #expect(h.state == .suspended)
+    }
+
+    @Test func theLookAtTheFreezeTimeoutThatFindsItNotFrozenThaws() {
+        var h = freezing(notifies: true)
+        h.now = h.now + .seconds(1)
+        #expect(h.handle(.tick) == [.checkFrozen])
+        #expect(h.handle(.notFrozenYet) == [.thaw, .freezeFailed("freeze-failed: not verified frozen within 1s; thawed"),
+                                            .stateChanged(.background)])
+    }
+
+    @Test func aLookLeftUnansweredTimesOutOnTheNextTick() {
+        var h = freezing(notifies: true)
+        h.now = h.now + .seconds(1)
+        #expect(h.handle(.tick) == [.checkFrozen])
+        #expect(h.handle(.tick).first == .thaw)
+        #expect(h.state == .background)
+    }
+
+    @Test func aFreezeVerifiedInTimeHasNoNote() {
+        var h = freezing(notifies: false)
+        h.now = h.now + .milliseconds(999)
+        #expect(h.handle(.freezeVerified) == [.stateChanged(.suspended), .frozen(took: .milliseconds(999))])
     }
 
     @Test func notFrozenPastTheTimeoutThawsAndReportsTheFailure() {

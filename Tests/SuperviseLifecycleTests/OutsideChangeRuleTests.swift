@@ -22,7 +22,7 @@ import Testing
         h.handle(.thawedFromOutside(seen: "x"))
         h.take()
         h.advance(by: 1)
-        #expect(h.take() == [.thaw, .freezeFailed("freeze-failed: not verified frozen within 1s; thawed"),
+        #expect(h.take() == [.checkFrozen, .thaw, .freezeFailed("freeze-failed: not verified frozen within 1s; thawed"),
                              .stateChanged(.background)])
     }
 

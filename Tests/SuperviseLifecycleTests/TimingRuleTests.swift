@@ -141,8 +141,8 @@ import Testing
         h.advance(by: 0.499)
         #expect(h.state == .suspending)
         h.advance(by: 0.001)
-        #expect(h.take() == [.thaw, .freezeFailed("freeze-failed: not verified frozen within 0.5s; thawed"),
-                             .stateChanged(.background)])
+        #expect(h.take() == [.checkFrozen, .thaw, .freezeFailed("freeze-failed: not verified frozen within 0.5s; thawed"),
+                             .stateChanged(.background)], "the kernel is asked at the timeout; no answer is no")
         #expect(h.machine.nextDeadline == nil)
         // A late verification changes nothing; the next transition tries again.
         #expect(h.handle(.freezeVerified) == [])

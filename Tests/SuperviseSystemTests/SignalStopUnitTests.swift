@@ -127,6 +127,25 @@ import Testing
         }
     }
 
+    /// The thaw's SIGCONT makes the kernel discard a pending STOP, TSTP, TTIN or TTOU: those
+    /// sent while the tree was stopped are sent again after it, in order; others are not.
+    @Test func jobControlSignalsSentWhileStoppedAreSentAgainAfterTheThaw() throws {
+        let (_, unit) = try makeUnit()
+        unit.signalTree(SIGTSTP)  // not frozen: delivered, nothing kept
+        try unit.requestFreeze()
+        #expect(frozen(unit))
+        for signal in [SIGTTIN, SIGHUP, SIGTSTP] { unit.signalTree(signal) }
+        let beforeThaw = kernel.signals.count
+        try unit.thaw()
+        let afterThaw = kernel.signals.dropFirst(beforeThaw).map(\.signal)
+        #expect(afterThaw == [SIGCONT, SIGTTIN, SIGTSTP], "\(afterThaw)")
+        try unit.requestFreeze()
+        #expect(frozen(unit))
+        let beforeSecondThaw = kernel.signals.count
+        try unit.thaw()
+        #expect(kernel.signals.dropFirst(beforeSecondThaw).map(\.signal) == [SIGCONT], "sent again once only")
+    }
+
     /// A pid that names another process since (its start time differs) is never signalled.
     @Test func aReusedPidIsNotSignalled() throws {
         let (_, unit) = try makeUnit()

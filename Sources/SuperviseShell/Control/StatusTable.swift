@@ -2,7 +2,7 @@
 /// status --format table`, the default on a terminal.
 public enum StatusTable {
     /// The table, header first, columns padded to their widest cell; a line that is not a
-    /// status object is shown as it is.
+    /// status object is shown as it is. A child stopped by a signal says so with its state.
     public static func render(_ lines: [String]) -> String {
         var rows = [["NAME", "STATE", "PID", "AWARE", "FREEZER", "TASKS"]]
         var others: [String] = []
@@ -20,7 +20,9 @@ public enum StatusTable {
                 default: "-"
                 }
             }
-            rows.append(["name", "state", "pid", "aware", "freezer", "tasks"].map(cell))
+            var row = ["name", "state", "pid", "aware", "freezer", "tasks"].map(cell)
+            if cell("stopped") != "-" { row[1] += " (stopped: \(cell("stopped")))" }
+            rows.append(row)
         }
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         var out = ""

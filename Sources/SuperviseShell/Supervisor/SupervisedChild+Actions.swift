@@ -55,6 +55,9 @@ extension SupervisedChild {
         case .signalTree(let signal):
             unit.signalTree(signal)
             unit.signalTree(SignalNumber.continueStopped)
+        case .continueTree:
+            unit.signalTree(SignalNumber.continueStopped)
+            record(.note, "sent SIGCONT to its processes: its main process was stopped by a signal", at: now)
         case .killTree:
             unit.killAll()
         case .stateChanged(let state):
@@ -74,6 +77,10 @@ extension SupervisedChild {
         case .note(let text):
             record(.note, text, at: now)
             logger.info("\(text)")
+        case .stoppedBySignal(let signal):
+            let text = "its main process was stopped by \(SignalName.describe(signal)): it can't run until continued"
+            record(.note, text, at: now)
+            logger.notice("\(text)")
         case .leftProcessesBehind(let signal):
             let text = "the child left processes behind: sending them \(SignalName.describe(signal))"
             record(.note, text, at: now)

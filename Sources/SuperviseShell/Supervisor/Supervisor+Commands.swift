@@ -241,6 +241,7 @@ extension Supervisor {
             ("name", .string(child.name)),
             ("pid", child.pid > 0 ? .int(Int64(child.pid)) : .null),
             ("state", .string(child.state.rawValue)),
+            ("stopped", .string(child.lifecycle.stoppedBy.map(SignalName.describe))),
             ("aware", .bool(child.lifecycle.aware)),
             ("freezer", .string(child.unit.kind.rawValue)),
             ("cgroup", .string(child.unit.cgroupPath)),

@@ -96,6 +96,7 @@ extension Supervisor {
             ("settings", settingsJSON(child.spec.settings, freezer: child.spec.freezer)),
             ("aware", .bool(lifecycle.aware)),
             ("state", .string(lifecycle.state.rawValue)),
+            ("stopped", .string(lifecycle.stoppedBy.map(SignalName.describe))),
             ("timeline", .array(child.timeline.entries.map { entry in
                 .object([("t_ms", .double(entry.milliseconds)), ("kind", .string(entry.kind.rawValue)),
                          ("text", .string(entry.text))])

@@ -36,16 +36,20 @@ extension Supervisor {
     }
 
     /// Collects every status the kernel has: exits of children, stops (for the sigstop
-    /// freezer's verification: a child's, or an orphaned descendant's), continues (someone
-    /// may have thawed a suspended child with SIGCONT), and orphaned descendants that were
-    /// reparented here.
+    /// freezer's verification: a child's, or an orphaned descendant's; and a main process
+    /// stopped by a signal), continues (someone may have thawed a suspended child with
+    /// SIGCONT, or continued a stopped one), and orphaned descendants that were reparented here.
     func reap() {
         var sawStop = false
         var sawContinue = false
         while let change = Reaper.next() {
             switch change {
-            case .stopped: sawStop = true
-            case .continued: sawContinue = true
+            case .stopped(let pid, let signal):
+                sawStop = true
+                childrenByPID[pid]?.handle(.mainProcessStopped(signal: signal), at: MonotonicClock.now())
+            case .continued(let pid):
+                sawContinue = true
+                childrenByPID[pid]?.handle(.mainProcessContinued, at: MonotonicClock.now())
             case .terminated(let pid, let termination): reaped(pid, termination)
             }
         }

@@ -186,5 +186,9 @@ public final class Supervisor {
         for child in children { child.unit.remove() }
         for freezer in freezers.values { freezer.removeAll() }
         if devNull >= 0 { Descriptor.close(devNull) }
+        // The run ended when every tree was empty, but a descendant that died has left its
+        // cgroup before its parent reaps it: orphans that died of the stop signal are zombies
+        // of the supervisor until reaped here.
+        Reaper.reapAll(waitingUpTo: .seconds(1))
     }
 }

@@ -20,7 +20,13 @@ final class SignalStopUnit: FreezerUnit {
     /// orphaned: each scan follows the tree from these as well as from `main`.
     var members: Set<ProcessIdentity> = []
     private var freeze: Freeze?
+    /// Job-control signals sent to the tree while a freeze stopped it, in order: the thaw's
+    /// SIGCONT makes the kernel discard them, so the thaw sends them again.
+    private var heldJobControlSignals: [Int32] = []
     private var removed = false
+
+    /// The stop signals a SIGCONT discards while they are pending.
+    private static let jobControlSignals: Set<Int32> = [SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU]
 
     /// A freeze in progress or in effect.
     private struct Freeze {
@@ -44,6 +50,7 @@ final class SignalStopUnit: FreezerUnit {
         main = procFS.stat(pid).map { ProcessIdentity(pid: pid, startTicks: $0.startTicks) }
         members = main.map { [$0] } ?? []
         freeze = nil
+        heldJobControlSignals = []
     }
 
     /// Sends SIGSTOP to every member the last scan found, also those an earlier freeze stopped
@@ -132,7 +139,8 @@ final class SignalStopUnit: FreezerUnit {
         return .thawed("process \(fresh.pid) started while the tree was stopped")
     }
 
-    /// Continues every process this freeze stopped and verifies that none is still stopped.
+    /// Continues every process this freeze stopped and verifies that none is still stopped;
+    /// then sends again the job-control signals the SIGCONT discarded.
     func thaw() throws(SupervisorError) {
         guard let stopped = freeze?.stopped else { return }
         freeze = nil
@@ -142,15 +150,20 @@ final class SignalStopUnit: FreezerUnit {
                 procFS.stat(process) == nil || procFS.threadStats(process.pid).allSatisfy { !"Tt".contains($0.state) }
             }
         }
+        let held = heldJobControlSignals
+        heldJobControlSignals = []
+        for signal in held { signalTree(signal) }
         guard running else {
             throw SupervisorError(.freezer, "could not thaw child \(childName): some of its processes are still stopped "
                                   + "1 s after SIGCONT")
         }
     }
 
-    /// Signals every member, scanning again until no new one turns up.
+    /// Signals every member, scanning again until no new one turns up. A job-control signal
+    /// sent while a freeze is requested or in effect is also kept for the thaw to send again.
     func signalTree(_ signal: Int32) {
         guard main != nil else { return }
+        if freeze != nil, Self.jobControlSignals.contains(signal) { heldJobControlSignals.append(signal) }
         freezer.signalUntilClosed(signal) { _ in members }
     }
 

@@ -6,8 +6,8 @@ import SuperviseLifecycle
 public enum ChildStatusChange: Sendable {
     /// It exited or was killed, and is reaped: its pid is free again.
     case terminated(pid: Int32, ChildTermination)
-    /// It was stopped by a signal.
-    case stopped(pid: Int32)
+    /// It was stopped by `signal`.
+    case stopped(pid: Int32, signal: Int32)
     /// It was continued by SIGCONT.
     case continued(pid: Int32)
 }
@@ -20,8 +20,29 @@ public enum Reaper {
         guard case .success(let pid) = valueOrErrno({ waitpid(-1, &status, WNOHANG | WUNTRACED | WCONTINUED) }),
               pid > 0
         else { return nil }
-        if status & 0xff == 0x7f { return .stopped(pid: pid) }  // WIFSTOPPED
+        if status & 0xff == 0x7f { return .stopped(pid: pid, signal: (status >> 8) & 0xff) }  // WIFSTOPPED, WSTOPSIG
         if status == 0xffff { return .continued(pid: pid) }  // WIFCONTINUED
         return .terminated(pid: pid, ChildTermination(waitStatus: status))
+    }
+
+    /// Reaps every child left, waiting up to `timeout` for those still exiting: the
+    /// supervisor's last act, so that no zombie of a descendant it adopted is left behind
+    /// (as pid 1, nothing else would reap it). Returns at once when it has no child.
+    public static func reapAll(waitingUpTo timeout: Duration) {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while true {
+            var status: Int32 = 0
+            switch valueOrErrno({ waitpid(-1, &status, WNOHANG) }) {
+            case .success(let pid) where pid > 0:
+                continue
+            case .success:
+                // Children are left that have not exited yet (dying of the teardown's SIGKILL).
+                if clock.now >= deadline { return }
+                usleep(1_000)
+            case .failure:
+                return  // ECHILD: none is left
+            }
+        }
     }
 }
