@@ -40,6 +40,9 @@ public enum LifecycleInput: Equatable, Sendable {
     case treeEmptied
     /// Time has passed: act on whatever timer is due.
     case tick
+    /// The supervisor was not running for this long (``SupervisorGap``): move every deadline
+    /// that judges the child by it, before anything read or due after the gap is decided.
+    case supervisorGap(Duration)
     /// Kill the suspended child to take back its memory, without notice (`--suspended-memory`).
     case reclaim
 
@@ -48,7 +51,7 @@ public enum LifecycleInput: Equatable, Sendable {
         switch self {
         case .background, .foreground, .event, .terminate, .start, .restart: true
         case .launched, .request, .malformed, .freezeVerified, .notFrozenYet, .freezerNotified, .thawedFromOutside,
-             .killedWhileFrozen, .exited, .spawnFailed, .runOver, .treeEmptied, .tick, .reclaim: false
+             .killedWhileFrozen, .exited, .spawnFailed, .runOver, .treeEmptied, .tick, .supervisorGap, .reclaim: false
         }
     }
 }
