@@ -35,7 +35,6 @@ extension ChildLifecycle {
     private mutating func limitReached(_ now: Instant) {
         if let sent = warningSentAt, now < sent + settings.expiryWarning {
             limitAt = sent + settings.expiryWarning
-            actions.append(.note("expire was sent late: the expiry kill waits the expiry warning from it"))
             return
         }
         killForViolation(.expiry, now)
