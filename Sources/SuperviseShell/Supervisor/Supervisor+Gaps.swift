@@ -5,7 +5,8 @@ extension Supervisor {
     static let gapLimit = 100
 
     /// The loop woke long after its timer (docs/protocol.md, "Time the supervisor did not run"):
-    /// says so once, records it, and moves every child's deadlines by it before anything else is decided.
+    /// says so once, records it, and moves every child's deadlines, and the timeout of every `wait`
+    /// held, by it before anything else is decided.
     func supervisorWasAway(_ gap: SupervisorGap) {
         logger.warning("""
             the supervisor was not running for up to \(gap.length.formatted) (its timer fired \(gap.late.formatted) \
@@ -13,6 +14,8 @@ extension Supervisor {
             """)
         supervisorGaps.append(gap)
         for child in children { child.supervisorWasAway(for: gap.length, at: gap.at) }
+        commands?.hold = commands?.hold?.moved(by: gap.length)
+        for client in control?.holdingClients ?? [] { client.hold = client.hold?.moved(by: gap.length) }
     }
 
     /// The gaps for the report: when the supervisor ran again, how long it had not, how late its timer was.
