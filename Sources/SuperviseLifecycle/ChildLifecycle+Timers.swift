@@ -30,8 +30,8 @@ extension ChildLifecycle {
     }
 
     /// A child still holding tasks at the limit is killed, but never sooner than the expiry warning
-    /// after its `expire`: a limit that falls due with the warning, or right after it (the
-    /// supervisor was not running when the warning was due), moves to that instant.
+    /// after its `expire`: when `expire` went out late (the supervisor was busy or not running when
+    /// the warning was due, so at the latest with this very tick), the kill moves to that instant.
     private mutating func limitReached(_ now: Instant) {
         if let sent = warningSentAt, now < sent + settings.expiryWarning {
             limitAt = sent + settings.expiryWarning

@@ -24,8 +24,8 @@ public struct SupervisorGap: Equatable, Sendable {
 
     /// The gap, if the loop that began to wait at `waitBegan` for `deadline` woke at `woke` more
     /// than ``threshold`` after both. A wake before the deadline (for another reason) is no gap,
-    /// nor is a wait without a deadline, nor a deadline already past when the wait began (the
-    /// loop was busy, and running).
+    /// nor is a wait without a deadline; a deadline already past when the wait began is late only
+    /// from then (before, the loop was busy, and running).
     public static func detect(waitBegan: Instant, deadline: Instant?, woke: Instant) -> SupervisorGap? {
         guard let deadline else { return nil }
         let late = woke - max(deadline, waitBegan)
