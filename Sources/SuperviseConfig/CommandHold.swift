@@ -40,6 +40,13 @@ public enum CommandHold: Equatable, Sendable {
         }
     }
 
+    /// The hold after the supervisor was not running for `gap`: a `wait` judges the children, so
+    /// its timeout moves as their deadlines do; a `sleep` judges nothing and keeps its end.
+    public func moved(by gap: Duration) -> CommandHold {
+        guard case .wait(let state, let target, let deadline, let line, let text) = self else { return self }
+        return .wait(state: state, target: target, deadline: deadline + gap, line: line, text: text)
+    }
+
     /// Whether this is a `wait` for the child `name`.
     public func isWaiting(for name: String) -> Bool {
         switch self {

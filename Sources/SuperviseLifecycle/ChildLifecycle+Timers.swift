@@ -4,13 +4,11 @@ extension ChildLifecycle {
         switch state {
         case .background:
             if let end = windowEnd, end <= now { windowEnded(now) }
-            if state == .background, !warningSent, let at = warningAt, at <= now, !openTasks.isEmpty {
-                warningSent = true
+            if state == .background, warningSentAt == nil, let at = warningAt, at <= now, !openTasks.isEmpty {
+                warningSentAt = now
                 expireOpenTasks(now)
             }
-            if state == .background, let at = limitAt, at <= now, !openTasks.isEmpty {
-                killForViolation(.expiry, now)
-            }
+            if state == .background, let at = limitAt, at <= now, !openTasks.isEmpty { limitReached(now) }
         case .suspending:
             // At the freeze timeout the kernel is asked once more, whether a re-check is due
             // or not (cgroup v2 waits for its notification): its answer decides, and a freeze
@@ -36,6 +34,30 @@ extension ChildLifecycle {
         case .launching, .active, .suspended, .notRunning:
             break
         }
+    }
+
+    /// A child still holding tasks at the limit is killed, but never sooner than the expiry warning
+    /// after its `expire`: when `expire` went out late (the supervisor was busy or not running when
+    /// the warning was due, so at the latest with this very tick), the kill moves to that instant.
+    private mutating func limitReached(_ now: Instant) {
+        if let sent = warningSentAt, now < sent + settings.expiryWarning {
+            limitAt = sent + settings.expiryWarning
+            return
+        }
+        killForViolation(.expiry, now)
+    }
+
+    /// The supervisor was not running for `gap`: the child is not judged on that time, so every
+    /// deadline that judges or kills it moves by it — window, expiry warning, limit, freeze
+    /// timeout, grace, leftover grace. A freeze re-check (a look) and a restart's back-off (the
+    /// supervisor's own wait) stay: they only fall due.
+    mutating func moveDeadlines(by gap: Duration) {
+        windowEnd = windowEnd.map { $0 + gap }
+        warningAt = warningAt.map { $0 + gap }
+        limitAt = limitAt.map { $0 + gap }
+        freezeDeadline = freezeDeadline.map { $0 + gap }
+        graceEnd = graceEnd.map { $0 + gap }
+        leftoverGraceEnd = leftoverGraceEnd.map { $0 + gap }
     }
 
     /// The window is judged only at the instant it ends.

@@ -48,7 +48,8 @@ public struct ChildLifecycle: Sendable {
     var windowPassed = false
     var windowEnd: Instant?
     var warningAt: Instant?
-    var warningSent = false
+    /// When the expiry warning sent `expire` to the open tasks; the kill waits the warning from it.
+    var warningSentAt: Instant?
     var limitAt: Instant?
 
     // Awareness.
@@ -113,7 +114,7 @@ public struct ChildLifecycle: Sendable {
         switch state {
         case .background:
             guard !openTasks.isEmpty else { return windowEnd }
-            return earliest(earliest(windowEnd, warningSent ? nil : warningAt), limitAt)
+            return earliest(earliest(windowEnd, warningSentAt == nil ? warningAt : nil), limitAt)
         case .suspending:
             return earliest(freezeDeadline, freezeRecheckAt)
         case .terminating:
@@ -150,6 +151,7 @@ public struct ChildLifecycle: Sendable {
         case .runOver, .start, .restart: break  // decided across runs, by ChildCore
         case .treeEmptied: leftoverGraceEnd = nil
         case .tick: tick(now)
+        case .supervisorGap(let gap): moveDeadlines(by: gap)
         case .reclaim: reclaim()
         }
         return actions
@@ -188,7 +190,7 @@ public struct ChildLifecycle: Sendable {
         if windowEnd != nil { closeFirstWindow() }
         seq += 1
         doneForCurrentEntry = false
-        warningSent = false
+        warningSentAt = nil
         limitAt = now + settings.limit
         warningAt = now + settings.limit - settings.expiryWarning
         if settings.window > .zero {

@@ -44,6 +44,9 @@ public enum LifecycleInput: Equatable, Sendable {
     case treeEmptied
     /// Time has passed: act on whatever timer is due.
     case tick
+    /// The supervisor was not running for this long (``SupervisorGap``): move every deadline
+    /// that judges the child by it, before anything read or due after the gap is decided.
+    case supervisorGap(Duration)
     /// Kill the suspended child to take back its memory, without notice (`--suspended-memory`).
     case reclaim
 
@@ -53,7 +56,7 @@ public enum LifecycleInput: Equatable, Sendable {
         case .background, .foreground, .event, .terminate, .start, .restart: true
         case .launched, .request, .malformed, .freezeVerified, .notFrozenYet, .freezerNotified, .thawedFromOutside,
              .killedWhileFrozen, .mainProcessStopped, .mainProcessContinued, .exited, .spawnFailed, .runOver,
-             .treeEmptied, .tick, .reclaim: false
+             .treeEmptied, .tick, .supervisorGap, .reclaim: false
         }
     }
 }

@@ -22,6 +22,14 @@ import Testing
         #expect(!hold.isWaiting(for: "a"))
     }
 
+    @Test func timeTheSupervisorDidNotRunMovesAWaitButNotASleep() {
+        let waiting = wait(.suspended, .all, seconds: 2).moved(by: .seconds(3))
+        #expect(waiting.deadline == start + .seconds(5))
+        #expect(waiting.verdict(over: [child("a", .background)], at: start + .seconds(4)) == .holds)
+        let sleeping = CommandHold.sleep(until: start + .seconds(2))
+        #expect(sleeping.moved(by: .seconds(3)) == sleeping)
+    }
+
     @Test func aWaitForAllIsReleasedOnlyOnceEveryChildIsInTheState() {
         let hold = wait(.suspended, .all)
         #expect(hold.verdict(over: [child("a", .suspended), child("b", .suspending)], at: start) == .holds)

@@ -41,6 +41,12 @@ struct LifecycleHarness {
         advance(to: Double(now.nanoseconds) / 1e9 + seconds)
     }
 
+    /// Moves the clock by `seconds` without a tick on the way, as when the supervisor was not
+    /// running: whatever fell due meanwhile is due at once.
+    mutating func sleep(by seconds: Double) {
+        now = now + .nanoseconds(Int64(seconds * 1e9))
+    }
+
     /// Returns and forgets the actions logged so far.
     @discardableResult
     mutating func take() -> [LifecycleAction] {

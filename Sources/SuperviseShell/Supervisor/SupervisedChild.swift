@@ -89,6 +89,12 @@ final class SupervisedChild {
         return decide(input, at: now)
     }
 
+    /// The supervisor was not running for `gap`: moves the child's deadlines before anything the
+    /// child wrote meanwhile is read, so that what it wrote is judged against the moved ones.
+    func supervisorWasAway(for gap: Duration, at now: Instant) {
+        decide(.supervisorGap(gap), at: now)
+    }
+
     /// Looks at a suspended child for what someone else did to it (``FreezerUnit/outsideChange()``)
     /// and decides what is found. Called when the state is about to matter — a freezer
     /// notification, a continued process, `status`, a `wait`, a command — never on a timer.

@@ -28,6 +28,8 @@ extension Supervisor {
             ("settings", settingsJSON(first.settings, freezer: first.freezer)),
             ("supervisor", supervisorJSON(SupervisorPrivileges.current())),
             ("exit_status", .int(Int64(exitStatus))),
+            ("supervisor_gaps", supervisorGapsJSON()),
+            ("supervisor_gaps_not_recorded", .int(Int64(supervisorGaps.omitted))),
             ("children", .array(children.map(childReport))),
         ])
     }

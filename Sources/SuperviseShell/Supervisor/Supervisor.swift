@@ -34,6 +34,8 @@ public final class Supervisor {
     /// `$NOTIFY_SOCKET`, when a service manager waits to hear from the supervisor.
     var serviceManager: ServiceManagerSocket?
     var serviceNotifier = ServiceNotifier()
+    /// The times the supervisor was not running (``SupervisorGap``): the first and the last kept.
+    var supervisorGaps = HeadTailBuffer<SupervisorGap>(headLimit: Supervisor.gapLimit, tailLimit: Supervisor.gapLimit)
 
     /// Prepares the loop and the signals; nothing is launched yet. `controlSocket` is served
     /// once the run starts, and removed when it ends.
@@ -71,6 +73,7 @@ public final class Supervisor {
             logger.info("\(list) ignored when supervise started (nohup, a background job): left ignored, by the children too; --signal \(first)=ACTION takes it")
         }
         loop.afterEachHandler = { [unowned self] in self.runCommands() }
+        loop.afterGap = { [unowned self] gap in self.supervisorWasAway(gap) }
         loop.add(signals.fd) { [unowned self] _ in self.handleSignals() }
         if options.control == .stdin {
             devNull = (try? Descriptor.openNullDevice().get()) ?? -1

@@ -22,6 +22,10 @@ public final class EventLoop {
     /// never in the middle of one.
     public var afterEachHandler: () -> Void = {}
 
+    /// Runs when a wait for a deadline woke much later than asked (``SupervisorGap``), before any
+    /// handler: the supervisor was not running, and moves the deadlines before it decides anything.
+    public var afterGap: (SupervisorGap) -> Void = { _ in }
+
     public static let readable = UInt32(EPOLLIN.rawValue)
     public static let writable = UInt32(EPOLLOUT.rawValue)
 
@@ -69,7 +73,13 @@ public final class EventLoop {
     /// With `pollOnly`, collects only what is ready now and does not block.
     public func wait(until deadline: Instant?, pollOnly: Bool = false) {
         arm(deadline)
+        // The clock is read (vDSO, no system call) only when a deadline can be late.
+        let waitBegan = deadline.map { _ in MonotonicClock.now() }
         let waited = valueOrErrno { _supervise_epoll_wait(epollFD, &ready, Int32(ready.count), pollOnly ? 0 : -1) }
+        if let waitBegan, let gap = SupervisorGap.detect(waitBegan: waitBegan, deadline: deadline,
+                                                         woke: MonotonicClock.now()) {
+            afterGap(gap)
+        }
         guard case .success(let count) = waited, count > 0 else { return }
         for index in 0..<Int(count) {
             let event = ready[index]

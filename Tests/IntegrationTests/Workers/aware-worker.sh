@@ -6,6 +6,8 @@
 #   WORKER_ON_BACKGROUND=task      begin a task, end it after $WORKER_TASK_SECONDS, then done
 #   WORKER_ON_BACKGROUND=hold      begin a task and never end it
 #   WORKER_ON_BACKGROUND=ignore    do nothing (misses its window)
+#   WORKER_ON_BACKGROUND=late-done answer done after $WORKER_DONE_STEPS sleeps of 0.1 s (time it
+#                                  ran: a freeze holds the count back)
 #   WORKER_ON_EXPIRE=end           end a task when it gets expire
 #   WORKER_ON_TERMINATE=exit       exit 0 on will-terminate (default); =ignore keeps running
 #   WORKER_REQUESTS="a|b|c"        requests to write once at start (for malformed-request tests)
@@ -31,6 +33,11 @@ while IFS= read -r -u "${SUPERVISE_EVENTS_FD:-3}" line; do
             ( sleep "${WORKER_TASK_SECONDS:-0.5}"; say "end t$seq"; say "done $seq" ) &
             ;;
         hold) say "begin t$seq upload" ;;
+        late-done)
+            ( i=0
+              while [ "$i" -lt "${WORKER_DONE_STEPS:-10}" ]; do sleep 0.1; i=$((i + 1)); done
+              say "done $seq" ) &
+            ;;
         ignore) ;;
         esac
         ;;
