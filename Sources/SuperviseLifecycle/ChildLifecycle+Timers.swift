@@ -1,7 +1,10 @@
 extension ChildLifecycle {
-    /// Acts on every timer due at `now`: window end, expiry warning, limit, freeze timeout, graces.
+    /// Acts on every timer due at `now`: launch timeout, window end, expiry warning, limit,
+    /// freeze timeout, graces.
     mutating func tick(_ now: Instant) {
         switch state {
+        case .launching:
+            if let deadline = launchDeadline, deadline <= now { launchTimedOut(now) }
         case .background:
             if let end = windowEnd, end <= now { windowEnded(now) }
             if state == .background, !warningSent, let at = warningAt, at <= now, !openTasks.isEmpty {
@@ -26,7 +29,7 @@ extension ChildLifecycle {
                 leftoverGraceEnd = nil
                 actions.append(.killTree)
             }
-        case .launching, .active, .suspended, .notRunning:
+        case .active, .suspended, .notRunning:
             break
         }
     }
@@ -77,6 +80,7 @@ extension ChildLifecycle {
         exit = ExitRecord(termination: how, by: by, inTime: inTime, at: now,
                           countedStatus: countedStatus(how, by: by))
         clearBackgroundTimers()
+        launchDeadline = nil
         graceEnd = nil
         freezeDeadline = nil
         setState(by == .reclaim ? .notRunning : .exited)

@@ -58,6 +58,13 @@ struct SuperviseCommand: ParsableCommand {
             transform: parseDuration)
     var freezeTimeout: Duration?
 
+    @Flag(name: .customLong("aware"), help: "The child speaks the protocol: it must say hello within the launch timeout.")
+    var aware = false
+
+    @Option(name: .customLong("launch-timeout"), help: ArgumentHelp("How long an --aware child has to say hello. (default 20s)", valueName: "duration"),
+            transform: parseDuration)
+    var launchTimeout: Duration?
+
     @Option(name: .customLong("freezer"), help: ArgumentHelp("The freezer; by default (auto), the first that works.",
                                valueName: "freezer"))
     var freezer: FreezerChoice?
@@ -227,6 +234,8 @@ struct SuperviseCommand: ParsableCommand {
         overrides.freezer = freezer
         overrides.stopSignal = stopSignal
         overrides.maxOpenTasks = maxTasks
+        overrides.aware = aware ? true : nil
+        overrides.launchTimeout = launchTimeout
         return overrides
     }
 
