@@ -58,10 +58,10 @@ struct SuperviseCommand: ParsableCommand {
             transform: parseDuration)
     var freezeTimeout: Duration?
 
-    @Flag(name: .customLong("aware"), help: "The child speaks the protocol: it must say hello within the launch timeout.")
+    @Flag(name: .customLong("aware"), help: "The child must say hello within --launch-timeout.")
     var aware = false
 
-    @Option(name: .customLong("launch-timeout"), help: ArgumentHelp("How long an --aware child has to say hello. (default 20s)", valueName: "duration"),
+    @Option(name: .customLong("launch-timeout"), help: ArgumentHelp("How long --aware waits for hello. (default 20s)", valueName: "duration"),
             transform: parseDuration)
     var launchTimeout: Duration?
 
