@@ -169,6 +169,20 @@ import Testing
 
     // MARK: Across runs
 
+    @Test func aServiceIsReadyOnlyOnceTheAwareChildHasSaidHello() {
+        var settings = LifecycleSettings()
+        settings.aware = true
+        var core = ChildCore(settings: settings, restart: RestartRules(), freezerNotifies: false)
+        var notifier = ServiceNotifier()
+        func child(_ status: ChildStatus) -> ServiceNotifier.Child {
+            ServiceNotifier.Child(name: "w", status: status, grace: .seconds(5), mayRunAgain: false)
+        }
+        let launched = core.handle(.launched, at: .zero).status
+        #expect(notifier.message(for: [child(launched)]) == "STATUS=w: launching")
+        let greeted = core.handle(.request(.hello), at: .zero + .seconds(1)).status
+        #expect(notifier.message(for: [child(greeted)]) == "READY=1\nSTATUS=w: active")
+    }
+
     @Test func aLaunchViolationIsRestartedOnlyAsAWindowViolationIs() {
         var settings = LifecycleSettings()
         settings.aware = true
