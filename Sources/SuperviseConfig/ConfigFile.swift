@@ -11,7 +11,7 @@ public enum ConfigFile {
     /// The lifecycle settings: allowed at the top level (defaults) and in each child's table.
     public static let settingKeys = [
         "window", "limit", "expiry-warning", "grace", "freeze-timeout", "freezer", "on-window-overrun", "launch",
-        "stop-signal", "max-tasks",
+        "stop-signal", "max-tasks", "aware", "launch-timeout",
     ]
     /// The restart policy: allowed at the top level (defaults) and in each child's table.
     public static let restartKeys = ["restart", "restart-delay", "restart-delay-max", "restart-after-violation"]

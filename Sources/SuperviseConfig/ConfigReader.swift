@@ -42,6 +42,10 @@ struct ConfigReader {
                 throw fail("expected a whole number of tasks from 1 to 1000000, found \(ControlText.excerpt("\(value)"))")
             }
             level.settings.maxOpenTasks = Int(count)
+        case "aware":
+            guard case .boolean(let flag) = value else { throw fail("expected true or false, found \(value.typeName)") }
+            level.settings.aware = flag
+        case "launch-timeout": level.settings.launchTimeout = try duration(value, fail)
         case "restart": level.restart = try choice(value, RestartPolicy.self, fail)
         case "restart-delay": level.restartDelay = try duration(value, fail)
         case "restart-delay-max": level.restartDelayMax = try duration(value, fail)

@@ -15,12 +15,15 @@ public struct SettingsOverrides: Equatable, Sendable {
     public var freezer: FreezerChoice?
     public var stopSignal: Int32?
     public var maxOpenTasks: Int?
+    public var aware: Bool?
+    public var launchTimeout: Duration?
 
     /// Overrides that change nothing.
     public init(window: Duration? = nil, limit: Duration? = nil, expiryWarning: Duration? = nil,
                 grace: Duration? = nil, freezeTimeout: Duration? = nil,
                 onWindowOverrun: WindowOverrunAction? = nil, launch: LaunchState? = nil,
-                freezer: FreezerChoice? = nil, stopSignal: Int32? = nil, maxOpenTasks: Int? = nil) {
+                freezer: FreezerChoice? = nil, stopSignal: Int32? = nil, maxOpenTasks: Int? = nil,
+                aware: Bool? = nil, launchTimeout: Duration? = nil) {
         self.window = window
         self.limit = limit
         self.expiryWarning = expiryWarning
@@ -31,6 +34,8 @@ public struct SettingsOverrides: Equatable, Sendable {
         self.freezer = freezer
         self.stopSignal = stopSignal
         self.maxOpenTasks = maxOpenTasks
+        self.aware = aware
+        self.launchTimeout = launchTimeout
     }
 
     /// These overrides, then `later`'s over them: a value `later` gives wins.
@@ -40,7 +45,8 @@ public struct SettingsOverrides: Equatable, Sendable {
                           freezeTimeout: later.freezeTimeout ?? freezeTimeout,
                           onWindowOverrun: later.onWindowOverrun ?? onWindowOverrun, launch: later.launch ?? launch,
                           freezer: later.freezer ?? freezer, stopSignal: later.stopSignal ?? stopSignal,
-                          maxOpenTasks: later.maxOpenTasks ?? maxOpenTasks)
+                          maxOpenTasks: later.maxOpenTasks ?? maxOpenTasks, aware: later.aware ?? aware,
+                          launchTimeout: later.launchTimeout ?? launchTimeout)
     }
 
     /// The settings these overrides give: the contract's defaults with every value given here.
@@ -66,6 +72,8 @@ public struct SettingsOverrides: Equatable, Sendable {
         if let launch { settings.launch = launch }
         if let stopSignal { settings.stopSignal = stopSignal }
         if let maxOpenTasks { settings.maxOpenTasks = maxOpenTasks }
+        if let aware { settings.aware = aware }
+        if let launchTimeout { settings.launchTimeout = launchTimeout }
         if let choice = self.freezer { freezer = choice }
     }
 }

@@ -8,7 +8,7 @@ extension ChildLifecycle {
         case .background, .suspending, .suspended:
             break
         case .launching, .terminating, .exited, .notRunning:
-            actions.append(.refuse("cannot move to the background: the child is \(state.rawValue)"))
+            actions.append(.refuse("cannot move to the background: the child is \(stateForRefusal)"))
         }
     }
 
@@ -25,7 +25,7 @@ extension ChildLifecycle {
             thaw()
             returnToForeground()
         case .launching, .terminating, .exited, .notRunning:
-            actions.append(.refuse("cannot bring to the foreground: the child is \(state.rawValue)"))
+            actions.append(.refuse("cannot bring to the foreground: the child is \(stateForRefusal)"))
         }
     }
 
@@ -53,11 +53,17 @@ extension ChildLifecycle {
         case .launching where isLaunchingForEvent:
             queueForLaunch(kind: kind, text: text)
         case .launching, .terminating, .exited, .notRunning:
-            actions.append(.refuse("cannot deliver event '\(kind)': the child is \(state.rawValue)"))
+            actions.append(.refuse("cannot deliver event '\(kind)': the child is \(stateForRefusal)"))
         }
     }
 
+    /// The state as a refusal names it: an aware child launching is waiting for its `hello`.
+    private var stateForRefusal: String {
+        isWaitingForHello ? "launching (no hello yet)" : state.rawValue
+    }
+
     /// `terminate`: stop the timers, thaw, tell (aware) or signal (unaware), and start the grace.
+    /// A child expected to be aware is told even before its `hello`: the pipe holds the event.
     mutating func terminate(escalate: Bool, _ now: Instant) {
         switch state {
         case .terminating:
@@ -78,11 +84,12 @@ extension ChildLifecycle {
     private mutating func startGrace(_ now: Instant) {
         if windowEnd != nil { closeFirstWindow() }
         clearBackgroundTimers()
+        launchDeadline = nil
         termination = .terminate
         graceEnd = now + settings.grace
         continueIfStopped()
         setState(.terminating)
-        if aware {
+        if aware || settings.aware {
             send(.willTerminate(graceMS: settings.grace.wholeMilliseconds))
             expireOpenTasks(now)
         } else {

@@ -5,7 +5,7 @@ extension ChildLifecycle {
     mutating func apply(_ request: Request, _ now: Instant) {
         guard !hasNoProcess else { return }
         switch request {
-        case .hello: hello()
+        case .hello: hello(now)
         case .done(let seq): done(seq, request, now)
         case .begin(let id, let name): begin(id, name, request, now)
         case .end(let id): end(id, request, now)
@@ -17,12 +17,17 @@ extension ChildLifecycle {
         send(.error(RequestError(code: code, request: String(request.line.dropLast()))))
     }
 
-    private mutating func hello() {
+    /// Makes the child aware if it comes in time; a child expected to be aware (`--aware`) is
+    /// aware whenever it comes, and a launch waiting for it is finished.
+    private mutating func hello(_ now: Instant) {
         guard !saidHello else {
             return refuse(.badVersion, .hello)
         }
         saidHello = true
-        if firstWindowClosed {
+        if settings.aware {
+            aware = true
+            if isWaitingForHello { finishLaunching(now) }
+        } else if firstWindowClosed {
             actions.append(.note("hello after the first window ended: the child stays unaware"))
         } else {
             aware = true

@@ -1,7 +1,10 @@
 extension ChildLifecycle {
-    /// Acts on every timer due at `now`: window end, expiry warning, limit, freeze timeout, graces.
+    /// Acts on every timer due at `now`: launch timeout, window end, expiry warning, limit,
+    /// freeze timeout, graces.
     mutating func tick(_ now: Instant) {
         switch state {
+        case .launching:
+            if let deadline = launchDeadline, deadline <= now { launchTimedOut(now) }
         case .background:
             if let end = windowEnd, end <= now { windowEnded(now) }
             if state == .background, warningSentAt == nil, let at = warningAt, at <= now, !openTasks.isEmpty {
@@ -31,7 +34,7 @@ extension ChildLifecycle {
                 leftoverGraceEnd = nil
                 actions.append(.killTree)
             }
-        case .launching, .active, .suspended, .notRunning:
+        case .active, .suspended, .notRunning:
             break
         }
     }
@@ -48,10 +51,11 @@ extension ChildLifecycle {
     }
 
     /// The supervisor was not running for `gap`: the child is not judged on that time, so every
-    /// deadline that judges or kills it moves by it — window, expiry warning, limit, freeze
+    /// deadline that judges or kills it moves by it — launch timeout, window, expiry warning, limit, freeze
     /// timeout, grace, leftover grace. A freeze re-check (a look) and a restart's back-off (the
     /// supervisor's own wait) stay: they only fall due.
     mutating func moveDeadlines(by gap: Duration) {
+        launchDeadline = launchDeadline.map { $0 + gap }
         windowEnd = windowEnd.map { $0 + gap }
         warningAt = warningAt.map { $0 + gap }
         limitAt = limitAt.map { $0 + gap }
@@ -107,6 +111,7 @@ extension ChildLifecycle {
         exit = ExitRecord(termination: how, by: by, inTime: inTime, at: now,
                           countedStatus: countedStatus(how, by: by))
         clearBackgroundTimers()
+        launchDeadline = nil
         graceEnd = nil
         freezeDeadline = nil
         setState(by == .reclaim ? .notRunning : .exited)

@@ -8,7 +8,8 @@ public struct ChildLifecycle: Sendable {
     public let settings: LifecycleSettings
 
     public internal(set) var state: ChildState = .launching
-    /// `hello 1` was read before the first window ended.
+    /// `hello 1` was read before the first window ended (for a child expected to be aware,
+    /// `--aware`: was read at all).
     public internal(set) var aware = false
     /// The open task assertions, in the order they began.
     public internal(set) var openTasks = OpenTasks()
@@ -75,9 +76,14 @@ public struct ChildLifecycle: Sendable {
     var graceEnd: Instant?
     var leftoverGraceEnd: Instant?
 
-    // Launch for an event.
-    /// The events a launch for an event delivers once launched, in order: its own first, then
-    /// those that arrived while it was launching (up to ``launchQueueLimit``).
+    // Launch.
+    /// When an aware child (`--aware`) that has not said `hello` since its launch is killed for it.
+    var launchDeadline: Instant?
+    /// This run is launched to deliver an event.
+    var launchedForEvent = false
+    /// The events a launch for an event delivers, in order: its own first, with the launch, then
+    /// those that arrived while it was launching (up to ``launchQueueLimit``, its own included),
+    /// once it has entered the background.
     var launchEvents: [(kind: String, text: String?)] = []
     /// The run before this one was reclaimed: the launch says `reclaimed`.
     var afterReclaim = false
@@ -98,6 +104,7 @@ public struct ChildLifecycle: Sendable {
         case .notStarted:
             state = .notRunning
         case .forEvent(let kind, let text, let afterReclaim):
+            launchedForEvent = true
             launchEvents = [(kind, text)]
             self.afterReclaim = afterReclaim
         }
@@ -121,7 +128,9 @@ public struct ChildLifecycle: Sendable {
             return graceEnd
         case .exited:
             return leftoverGraceEnd
-        case .launching, .active, .suspended, .notRunning:
+        case .launching:
+            return launchDeadline
+        case .active, .suspended, .notRunning:
             return nil
         }
     }
@@ -187,9 +196,22 @@ public struct ChildLifecycle: Sendable {
 
     /// Starts a background entry: new SEQ, window and limit; `did-enter-background` (and `event`).
     mutating func enterBackground(_ now: Instant, event: (kind: String, text: String?)? = nil) {
-        if windowEnd != nil { closeFirstWindow() }
+        announceBackgroundEntry(event: event)
+        startBackgroundEntry(now)
+    }
+
+    /// The events of a new background entry: a new SEQ, `did-enter-background` (and `event`).
+    mutating func announceBackgroundEntry(event: (kind: String, text: String?)? = nil) {
         seq += 1
         doneForCurrentEntry = false
+        send(.didEnterBackground(seq: seq, windowMS: settings.window.wholeMilliseconds,
+                                 limitMS: settings.limit.wholeMilliseconds))
+        if let event { send(.event(seq: seq, kind: event.kind, text: event.text)) }
+    }
+
+    /// The timers of the announced entry start now: its window and limit; `background`.
+    mutating func startBackgroundEntry(_ now: Instant) {
+        if windowEnd != nil { closeFirstWindow() }
         warningSentAt = nil
         limitAt = now + settings.limit
         warningAt = now + settings.limit - settings.expiryWarning
@@ -201,9 +223,6 @@ public struct ChildLifecycle: Sendable {
             windowPassed = true
             closeFirstWindow()
         }
-        send(.didEnterBackground(seq: seq, windowMS: settings.window.wholeMilliseconds,
-                                 limitMS: settings.limit.wholeMilliseconds))
-        if let event { send(.event(seq: seq, kind: event.kind, text: event.text)) }
         setState(.background)
         suspendIfSettled(now)
     }

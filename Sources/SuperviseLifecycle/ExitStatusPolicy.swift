@@ -16,7 +16,7 @@ public struct RunOutcome: Equatable, Sendable {
 
     /// The supervisor itself failed (125): a freezer or cgroup it needed was not there.
     public var supervisorFailed = false
-    /// Some child was killed for an expiry or window violation.
+    /// Some child was killed for an expiry, window or launch violation.
     public var violationKill = false
     /// A scripted step failed (123): a `wait` timed out or waited for a state its child can no
     /// longer reach, or a command read from a pipe or file could not be run as written.

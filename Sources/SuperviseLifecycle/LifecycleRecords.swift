@@ -25,6 +25,8 @@ public struct Violation: Equatable, Sendable {
         case expiry
         /// An aware child neither sent `done` nor held a task when its window ended.
         case window
+        /// A child expected to be aware (`--aware`) did not say `hello` within the launch timeout.
+        case launch
     }
 
     public enum Action: String, Sendable {

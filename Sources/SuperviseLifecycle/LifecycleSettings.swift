@@ -24,6 +24,11 @@ public struct LifecycleSettings: Equatable, Sendable {
     public var stopSignal: Int32 = 15
     /// The most task assertions one child may hold at once.
     public var maxOpenTasks: Int = 256
+    /// The child is expected to speak the protocol (`--aware`): it stays `launching` until its
+    /// `hello`, and is killed for a launch violation if none comes within ``launchTimeout``.
+    public var aware = false
+    /// How long an aware child has to say `hello` after its launch (iOS's launch watchdog: 20 s).
+    public var launchTimeout: Duration = .seconds(20)
 
     public init() {}
 
@@ -33,6 +38,7 @@ public struct LifecycleSettings: Equatable, Sendable {
                               ("grace", grace), ("freeze-timeout", freezeTimeout)] where value < .zero {
             return "--\(name) must not be negative"
         }
+        if launchTimeout <= .zero { return "--launch-timeout must be longer than 0" }
         if window > limit {
             return "--window (\(window.formatted)) must not be longer than --limit (\(limit.formatted))"
         }

@@ -12,7 +12,7 @@ public struct RestartRules: Equatable, Sendable {
     public var delay: Duration
     /// The longest wait between restarts.
     public var delayMax: Duration
-    /// Whether a child killed for an expiry or window violation is restarted too.
+    /// Whether a child killed for a violation (expiry, window or launch) is restarted too.
     public var afterViolation: Bool
 
     public init(policy: RestartPolicy = .never, delay: Duration = .seconds(1), delayMax: Duration = .seconds(30),
@@ -27,7 +27,7 @@ public struct RestartRules: Equatable, Sendable {
     ///
     /// - Parameters:
     ///   - status: its exit status as the run reports it (exit code, or 128+N for signal N).
-    ///   - killedForViolation: the supervisor killed it for an expiry or window violation.
+    ///   - killedForViolation: the supervisor killed it for a violation (expiry, window or launch).
     ///   - stoppedBySupervisor: it ended after a termination the supervisor started
     ///     (a `terminate` command, SIGTERM, SIGINT); such a child is never restarted.
     public func shouldRestart(status: Int32, killedForViolation: Bool, stoppedBySupervisor: Bool) -> Bool {

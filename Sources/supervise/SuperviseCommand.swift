@@ -58,6 +58,13 @@ struct SuperviseCommand: ParsableCommand {
             transform: parseDuration)
     var freezeTimeout: Duration?
 
+    @Flag(name: .customLong("aware"), help: "The child must say hello within --launch-timeout.")
+    var aware = false
+
+    @Option(name: .customLong("launch-timeout"), help: ArgumentHelp("How long --aware waits for hello. (default 20s)", valueName: "duration"),
+            transform: parseDuration)
+    var launchTimeout: Duration?
+
     @Option(name: .customLong("freezer"), help: ArgumentHelp("The freezer; by default (auto), the first that works.",
                                valueName: "freezer"))
     var freezer: FreezerChoice?
@@ -225,6 +232,8 @@ struct SuperviseCommand: ParsableCommand {
         overrides.freezer = freezer
         overrides.stopSignal = stopSignal
         overrides.maxOpenTasks = maxTasks
+        overrides.aware = aware ? true : nil
+        overrides.launchTimeout = launchTimeout
         return overrides
     }
 

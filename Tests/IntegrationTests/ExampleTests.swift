@@ -173,6 +173,25 @@ import SuperviseTestSupport
         #expect(result.status == 124, "\(result.output)")
         #expect(result.output.contains("window violation"))
     }
+
+    /// The check runs the worker with --aware: one that never speaks the protocol, or speaks it only
+    /// after the launch timeout, fails (before, it passed as an unaware child, issue 23).
+    @Test(arguments: [["WORKER_HELLO": "0"], ["WORKER_HELLO_DELAY": "3"]])
+    func ciCheckFailsAWorkerThatSaysNoHelloWithinTheLaunchTimeout(worker: [String: String]) throws {
+        let result = try checkLifecycle([Supervise.worker("aware-worker.sh")],
+                                        worker.merging(["LAUNCH_TIMEOUT": "1"]) { $1 })
+        #expect(result.status == 124, "\(result.output)")
+        #expect(result.output.contains("never said hello") && result.output.contains("launch violation"),
+                "\(result.output)")
+    }
+
+    /// A worker that says hello late but within the launch timeout passes, having taken part.
+    @Test func ciCheckPassesAWorkerThatSaysHelloLateButInTime() throws {
+        let result = try checkLifecycle([Supervise.worker("aware-worker.sh")],
+                                        ["WORKER_HELLO_DELAY": "3", "LAUNCH_TIMEOUT": "10"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("lifecycle check: passed"))
+    }
 }
 
 /// Each example run the way the README and the docs say, with the built binaries, from a temporary working
@@ -313,6 +332,14 @@ import SuperviseTestSupport
         #expect(result.stdout.contains("\"name\":\"worker\""), "the status step printed JSON: \(result.stdout)")
         #expect(result.stdout.hasSuffix("lifecycle check: passed\n"), "\(result.stdout)")
         #expect(result.stderr.contains("resumed for event ci-check resumed by the lifecycle check"), "\(result.stderr)")
+    }
+
+    @Test func ctlStepsFailAWorkerThatNeverSaysHello() throws {
+        let result = try run([Self.example("ci/ctl-lifecycle.sh"), Supervise.worker("aware-worker.sh")],
+                             environment: ["SUPERVISE": Supervise.binary, "LAUNCH_TIMEOUT": "1", "WORKER_HELLO": "0"],
+                             timeout: 60)
+        #expect(result.status != 0, "\(result.stdout)")
+        #expect(result.stdout.contains("lifecycle check: FAILED at 'supervise ctl wait active"), "\(result.stdout)")
     }
 
     @Test func ctlStepsFailAWorkerThatHoldsItsTaskPastTheLimit() throws {

@@ -11,6 +11,7 @@ import SuperviseTestSupport
         (["--window", "fast", "--", "true"], "fast"),
         (["--freezer", "ice", "--", "true"], "ice"),
         (["--launch", "sideways", "--", "true"], "sideways"),
+        (["--aware", "--launch-timeout", "0", "--", "true"], "--launch-timeout must be longer than 0"),
         (["--violation-status", "300", "--", "true"], "violation-status"),
         ([], "no command"),
         (["--windw", "2", "./worker"], "Unknown option '--windw'. Did you mean '--window'?"),
@@ -46,11 +47,8 @@ import SuperviseTestSupport
     /// The README's CI line: a short `--limit` alone fits the window and expiry warning left at
     /// their defaults (it once exited 2: "--expiry-warning (5s) must be shorter than --limit (5s)").
     @Test func theReadmesShortLimitLineRuns() throws {
-        let temporary = TemporaryDirectory()
-        defer { temporary.remove() }
-        let counter = temporary.file("counter")
-        let run = try Supervise.run(["--window", "0.5", "--limit", "5", "--", Supervise.worker("counter.sh"), counter],
-                                    stdin: "background\nwait suspended\nforeground\nwait active\nterminate\n")
+        let run = try Supervise.run(["--aware", "--window", "0.5", "--limit", "5", "--", Supervise.worker("aware-worker.sh")],
+                                    stdin: "wait active\nbackground\nwait suspended\nforeground\nwait active\nterminate\n")
         #expect(run.status == 0, "\(run.stderr)")
         let settings = run.report?["settings"] as? [String: Any] ?? [:]
         #expect(settings["expiry_warning_ms"] as? Int == 2500, "\(settings)")

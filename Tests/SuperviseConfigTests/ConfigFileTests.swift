@@ -93,6 +93,8 @@ import SuperviseTestSupport
             freezer = "cgroup2"
             on-window-overrun = "suspend"
             launch = "background"
+            aware = true
+            launch-timeout = "8s"
             """
         for text in ["\(settings)\n[child.a]\ncommand = [\"a\"]", "[child.a]\ncommand = [\"a\"]\n\(settings)"] {
             let spec = try #require(try parse(text).first)
@@ -104,6 +106,8 @@ import SuperviseTestSupport
             expected.freezeTimeout = .milliseconds(250)
             expected.onWindowOverrun = .suspend
             expected.launch = .background
+            expected.aware = true
+            expected.launchTimeout = .seconds(8)
             #expect(spec.settings == expected)
             #expect(spec.freezer == .cgroup2)
         }
@@ -168,8 +172,8 @@ import SuperviseTestSupport
     @Test func unknownKeysSuggestTheClosest() throws {
         #expect(try problem("windw = 1\n[child.a]\ncommand = [\"a\"]") == "test.toml:1: windw: unknown key "
             + "(did you mean 'window'?): expected one of window, limit, expiry-warning, grace, freeze-timeout, "
-            + "freezer, on-window-overrun, launch, stop-signal, max-tasks, restart, restart-delay, restart-delay-max, "
-            + "restart-after-violation, autostart, priority, suspended-memory, child")
+            + "freezer, on-window-overrun, launch, stop-signal, max-tasks, aware, launch-timeout, restart, restart-delay, "
+            + "restart-delay-max, restart-after-violation, autostart, priority, suspended-memory, child")
         #expect(try problem("[child.a]\ncomand = [\"a\"]").hasPrefix(
             "test.toml:2: [child.a] comand: unknown key (did you mean 'command'?): expected one of command, env, cwd,"))
         #expect(try problem("[child.a]\ncommand = [\"a\"]\nreport = \"x.json\"").hasPrefix(
@@ -199,6 +203,7 @@ import SuperviseTestSupport
         ("[child.a]\ncommand = [\"a\"]\ncwd = \"\"", "test.toml:3: [child.a] cwd: expected a directory path, found ''"),
         ("[child.a]\ncommand = [\"a\"]\nrestart-after-violation = \"yes\"", "test.toml:3: [child.a] "
             + "restart-after-violation: expected true or false, found a string"),
+        ("aware = \"yes\"", "test.toml:1: aware: expected true or false, found a string"),
         ("child = 1", "test.toml:1: child: expected [child.NAME] tables, found an integer"),
         ("[child]\napi = 1", "test.toml:2: child.api: expected a [child.api] table, found an integer"),
     ])
@@ -261,6 +266,8 @@ import SuperviseTestSupport
             "test.toml:1: [child.a] --expiry-warning (10s) must be shorter than --limit (10s)"))
         #expect(try problem("[child.a]\ncommand = [\"a\"]\nrestart-delay = 60")
             == "test.toml:1: [child.a] restart-delay-max (30s) must not be shorter than restart-delay (60s)")
+        #expect(try problem("[child.a]\ncommand = [\"a\"]\naware = true\nlaunch-timeout = 0").hasPrefix(
+            "test.toml:1: [child.a] --launch-timeout must be longer than 0"))
     }
 
     @Test(arguments: [

@@ -8,7 +8,9 @@
 # - on will-terminate (or when the supervisor goes away), writes a final
 #   checkpoint and exits.
 #
-#   supervise --window 2 -- examples/bash/batch-job.sh
+#   supervise --aware --window 2 -- examples/bash/batch-job.sh
+#
+# (--aware: it says hello first thing, so a run where it does not fails.)
 #
 # The checkpoint goes to $CHECKPOINT, which is kept. Without it, the job keeps its
 # checkpoint in a directory of its own under ${TMPDIR:-/tmp} and removes it on exit,

@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
 # Runs a worker under supervise through one scripted lifecycle and fails when the
-# worker breaks the background rules, the way a CI job would:
+# worker breaks the background rules, the way a CI job would. The worker is run with
+# --aware: it must speak the protocol, and say hello within the launch timeout.
 #
-#   background → (window, tasks, expire) → suspended
+#   hello → active → background → (window, tasks, expire) → suspended
 #   event ci-check → suspended again → foreground → active → terminate
 #
 #   examples/ci/check-lifecycle.sh python3 examples/python/worker.py
 #
 # Exit status: 0 when the worker followed the rules; 124 when supervise killed it
-# for overrunning its window or holding a task at the limit (a violation); 123 when
+# for overrunning its window, holding a task at the limit, or not saying hello within
+# the launch timeout (a violation); 123 when
 # it never reached a step (e.g. never got suspended); otherwise the worker's own
 # failure status, or 2 for bad settings.
 #
 # Settings, from the environment:
 #   SUPERVISE        the supervise binary (default: supervise on PATH)
 #   WINDOW, LIMIT, EXPIRY_WARNING   timing rules in seconds (default 2, 10, 3)
+#   LAUNCH_TIMEOUT   how long the worker has to say hello, in seconds (default 20)
 #   SUPERVISE_OPTIONS               more options, split on spaces (e.g. --freezer sigstop)
 #   REPORT           where to keep the JSON report (default: a temporary file)
 #   JUNIT            where to write the result as JUnit XML, for CI test reporters (default: none)
@@ -29,6 +32,9 @@ supervise=${SUPERVISE:-supervise}
 window=${WINDOW:-2}
 limit=${LIMIT:-10}
 expiry_warning=${EXPIRY_WARNING:-3}
+launch_timeout=${LAUNCH_TIMEOUT:-20}
+# Past the launch timeout a worker that never said hello has been killed: the wait fails.
+launch_wait=$(awk -v timeout="$launch_timeout" 'BEGIN { print timeout + 10 "s" }')
 # A worker may run for up to the limit before it has to be suspended.
 step_timeout=$(awk -v limit="$limit" 'BEGIN { print limit + 10 "s" }')
 report=${REPORT:-$(mktemp)}
@@ -37,8 +43,10 @@ report=${REPORT:-$(mktemp)}
 read -r -a extra_options <<< "${SUPERVISE_OPTIONS:-}"
 [ -z "${JUNIT:-}" ] || extra_options+=(--junit "$JUNIT")
 [ -z "${HTML:-}" ] || extra_options+=(--html "$HTML")
-"$supervise" --name worker --window "$window" --limit "$limit" --expiry-warning "$expiry_warning" \
+"$supervise" --name worker --aware --launch-timeout "$launch_timeout" \
+    --window "$window" --limit "$limit" --expiry-warning "$expiry_warning" \
     --report "$report" "${extra_options[@]}" -- "$@" <<SCRIPT
+wait active timeout=$launch_wait
 background
 wait suspended timeout=$step_timeout
 event worker ci-check resumed by the lifecycle check
@@ -52,7 +60,7 @@ status=$?
 
 case $status in
 0) echo "lifecycle check: passed" ;;
-124) echo "lifecycle check: FAILED: the worker overran its window or held a task at the limit" ;;
+124) echo "lifecycle check: FAILED: the worker overran its window, held a task at the limit or never said hello" ;;
 123) echo "lifecycle check: FAILED: the worker did not reach a lifecycle step in time" ;;
 *) echo "lifecycle check: FAILED: supervise exited with $status" ;;
 esac

@@ -2,7 +2,8 @@
 # Drives a worker through one lifecycle from outside, one `supervise ctl` a step, the
 # way a CI job does across its steps: supervise starts in the background with a control
 # socket, each step is a command whose exit status fails the job, and the run's own exit
-# status (violations: 124) comes last.
+# status (violations: 124) comes last. The worker is run with --aware: it must speak the
+# protocol, and say hello within the launch timeout.
 #
 #   background → suspended → event ci-check → suspended again → foreground → terminate
 #
@@ -15,6 +16,7 @@
 # Settings, from the environment:
 #   SUPERVISE        the supervise binary (default: supervise on PATH)
 #   WINDOW, LIMIT    timing rules in seconds (default 2, 10)
+#   LAUNCH_TIMEOUT   how long the worker has to say hello, in seconds (default 20)
 #   REPORT           where to keep the JSON report (default: none)
 set -uo pipefail
 
@@ -26,6 +28,9 @@ supervise=${SUPERVISE:-supervise}
 window=${WINDOW:-2}
 limit=${LIMIT:-10}
 step_timeout=$((${limit%.*} + 10))s
+launch_timeout=${LAUNCH_TIMEOUT:-20}
+# Past the launch timeout a worker that never said hello has been killed: the wait fails.
+launch_wait=$((${launch_timeout%.*} + 10))s
 directory=$(mktemp -d)
 # Every `supervise ctl` below finds the socket here (a CI job would export it for its steps).
 export SUPERVISE_SOCKET=$directory/supervise.sock
@@ -33,7 +38,7 @@ export SUPERVISE_SOCKET=$directory/supervise.sock
 # Step 1: start the supervisor in the background; its stdin is not for commands.
 report_options=()
 [ -z "${REPORT:-}" ] || report_options=(--report "$REPORT")
-"$supervise" --name worker --window "$window" --limit "$limit" --control none \
+"$supervise" --name worker --aware --launch-timeout "$launch_timeout" --window "$window" --limit "$limit" --control none \
     --socket "$SUPERVISE_SOCKET" "${report_options[@]}" -- "$@" &
 supervisor=$!
 finish() {
@@ -59,7 +64,7 @@ step() {
         exit "$status"
     fi
 }
-step wait active timeout="$step_timeout"
+step wait active timeout="$launch_wait"
 step background
 step wait suspended timeout="$step_timeout"
 step event worker ci-check resumed by the lifecycle check
@@ -75,7 +80,7 @@ status=$?
 trap 'rm -rf "$directory"' EXIT
 case $status in
 0) echo "lifecycle check: passed" ;;
-124) echo "lifecycle check: FAILED: the worker overran its window or held a task at the limit" ;;
+124) echo "lifecycle check: FAILED: the worker overran its window, held a task at the limit or never said hello" ;;
 *) echo "lifecycle check: FAILED: supervise exited with $status" ;;
 esac
 exit "$status"

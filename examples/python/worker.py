@@ -6,7 +6,10 @@ flushing its results under a task assertion and says it is done with the window 
 if the flush outlasts the time the supervisor allows, the task's `expire` arrives and the
 worker stops flushing and ends the task, so it is suspended instead of killed.
 
-    supervise --window 2 --limit 10 -- python3 examples/python/worker.py
+    supervise --aware --window 2 --limit 10 -- python3 examples/python/worker.py
+
+--aware: it says hello as it starts, so a run where it never does (it hangs first, or
+is not this worker) fails.
 
 FLUSH_SECONDS (default 2) is how long a complete flush takes.
 """

@@ -8,7 +8,9 @@
 // so, cancels the save, and its task ends. On will-terminate it exits.
 //
 //   swift build --product swift-worker-example
-//   supervise --window 0.5 -- "$(swift build --show-bin-path)/swift-worker-example"
+//   supervise --aware --window 0.5 -- "$(swift build --show-bin-path)/swift-worker-example"
+//
+// (--aware: SuperviseApplication.launch says hello, so a run where it does not fails.)
 //
 // Not `supervise -- swift run swift-worker-example`: the child would be `swift`, and the
 // worker, its sub-process, would find SUPERVISE_PID is not its pid and run unsupervised.

@@ -26,6 +26,8 @@ extension ChildVerdict.Failure {
                 return "expiry violation at \(at) s: still open at the limit: \(tasks.joined(separator: ", ")); \(action)"
             case .window:
                 return "window violation at \(at) s: neither done nor a task open when the window ended; \(action)"
+            case .launch:
+                return "launch violation at \(at) s: no hello within the launch timeout (--aware); \(action)"
             }
         case .exit(let exit):
             switch exit.by {

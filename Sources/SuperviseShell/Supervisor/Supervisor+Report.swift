@@ -71,6 +71,8 @@ extension Supervisor {
             ("freezer", .string(freezer.rawValue)),
             ("stop_signal", .int(Int64(settings.stopSignal))),
             ("max_tasks", .int(Int64(settings.maxOpenTasks))),
+            ("aware", .bool(settings.aware)),
+            ("launch_timeout_ms", .int(settings.launchTimeout.wholeMilliseconds)),
         ])
     }
 

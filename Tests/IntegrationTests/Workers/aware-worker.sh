@@ -2,6 +2,7 @@
 # A protocol-1 worker for the integration tests. It logs every event it reads to
 # $WORKER_LOG (one line each) and reacts as the WORKER_* variables say:
 #   WORKER_HELLO=0                 never say hello (an unaware child that reads events)
+#   WORKER_HELLO_DELAY=SECONDS     wait that long before saying hello (a slow start)
 #   WORKER_ON_BACKGROUND=done      answer did-enter-background with done SEQ
 #   WORKER_ON_BACKGROUND=task      begin a task, end it after $WORKER_TASK_SECONDS, then done
 #   WORKER_ON_BACKGROUND=hold      begin a task and never end it
@@ -14,6 +15,7 @@
 log=${WORKER_LOG:-/dev/null}
 say() { printf '%s\n' "$1" >&"${SUPERVISE_REQUESTS_FD:-4}"; }
 
+[ -z "${WORKER_HELLO_DELAY:-}" ] || sleep "$WORKER_HELLO_DELAY"
 [ "${WORKER_HELLO:-1}" = 1 ] && say "hello 1"
 if [ -n "${WORKER_REQUESTS:-}" ]; then
     IFS='|' read -r -a requests <<< "$WORKER_REQUESTS"
