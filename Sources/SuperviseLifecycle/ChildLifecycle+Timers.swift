@@ -125,11 +125,15 @@ extension ChildLifecycle {
         }
     }
 
-    /// A child that exits within a termination's grace, with 0 or by the stop signal, counts as
-    /// 0, and so does a reclaimed one.
+    /// A child that exits within a termination's grace stopped cleanly and counts as 0: with 0,
+    /// by the stop signal, or with the code 128 + the stop signal, which is how a program that
+    /// handles the signal says it stopped for it (a JVM after its shutdown hooks, a shell's
+    /// `trap 'exit 143' TERM`). A reclaimed child counts as 0 too.
     private func countedStatus(_ how: ChildTermination, by: ExitCause) -> Int32 {
         if by == .reclaim { return 0 }
-        if by == .terminate, how == .exited(0) || how == .signaled(settings.stopSignal) { return 0 }
+        let stoppedCleanly = how == .exited(0) || how == .signaled(settings.stopSignal)
+            || how == .exited(128 + settings.stopSignal)
+        if by == .terminate, stoppedCleanly { return 0 }
         return how.shellStatus
     }
 }

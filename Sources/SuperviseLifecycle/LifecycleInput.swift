@@ -35,8 +35,8 @@ public enum LifecycleInput: Equatable, Sendable {
     case mainProcessContinued
     /// The child's main process was reaped. `treeEmpty` tells whether descendants are left.
     case exited(ChildTermination, treeEmpty: Bool)
-    /// The child could not be started (exec failed): it exited with `status` (126 or 127), and
-    /// is never restarted.
+    /// The child could not be started: it exited with `status` (127 or 126 when the command can't
+    /// be run, 125 when the supervisor could not start it), and is never restarted.
     case spawnFailed(status: Int32)
     /// The shell wrapped up the finished run (pipes closed, output flushed): decide on a restart.
     case runOver

@@ -53,7 +53,8 @@ enum HelpText {
 
         EXIT STATUS (the first that applies)
           2     usage or config error; nothing was launched
-          125   supervise itself failed (freezer unavailable, cgroup not made, ...)
+          125   supervise itself failed (freezer unavailable, cgroup not made,
+                fork or pipe refused by a limit, ...)
           124   a child was killed for an expiry, window or launch violation
                 (--violation-status N changes the number)
           123   a 'wait' command timed out or could not be satisfied, or a

@@ -29,6 +29,15 @@ struct ReportCommand: ParsableCommand {
     var html: String
 
     mutating func run() throws {
+        let destination: ResultFile
+        do throws(ResultFileError) {
+            destination = try ResultFile(path: html)
+        } catch {
+            throw ValidationError("--html '\(ControlEscapes.escaped(html))': \(error.message)")
+        }
+        if destination.isSame(asFileAt: report) {
+            throw ValidationError("--html '\(ControlEscapes.escaped(html))' is the report it is drawn from; give the page a file of its own")
+        }
         let bytes: [UInt8]
         switch RegularFile.read(report, maxSize: Self.maxReportSize) {
         case .success(let read): bytes = read
@@ -47,9 +56,9 @@ struct ReportCommand: ParsableCommand {
         } catch let error as HtmlReportError {
             throw ValidationError("the report '\(report)' can't be drawn: \(error.message)")
         }
-        if case .failure(let error) = ReportFile.write(page, to: html) {
+        if case .failure(let error) = destination.write(page) {
             Descriptor.writeAll(Descriptor.standardError,
-                                "supervise report: error: cannot write '\(ControlEscapes.escaped(html))': \(error.sentenceText)\n")
+                                "supervise report: error: cannot write '\(ControlEscapes.escaped(html))': \(error.message)\n")
             CurrentProcess.exit(1)
         }
     }

@@ -210,6 +210,31 @@ struct SuperviseCommand: ParsableCommand {
         }
     }
 
+    /// `--report`, `--junit` and `--html`, each checked before anything is launched: a regular
+    /// file or none, in a directory that takes a new file, no two the same, none the config file.
+    func resultFiles() throws(ValidationError) -> (report: ResultFile?, junit: ResultFile?, html: ResultFile?) {
+        var opened: [(option: String, file: ResultFile)] = []
+        for (option, path) in [("--report", report), ("--junit", junit), ("--html", html)] {
+            guard let path else { continue }
+            let quoted = "'\(ControlEscapes.escaped(path))'"
+            let file: ResultFile
+            do throws(ResultFileError) {
+                file = try ResultFile(path: path)
+            } catch {
+                throw ValidationError("\(option) \(quoted): \(error.message)")
+            }
+            if let earlier = opened.first(where: { $0.file.isSame(as: file) }) {
+                throw ValidationError("\(earlier.option) and \(option) name the same file \(quoted); give each its own")
+            }
+            if let config, file.isSame(asFileAt: config) {
+                throw ValidationError("\(option) \(quoted) is the config file; give the results a file of their own")
+            }
+            opened.append((option, file))
+        }
+        func file(_ option: String) -> ResultFile? { opened.first { $0.option == option }?.file }
+        return (file("--report"), file("--junit"), file("--html"))
+    }
+
     /// `--suspended-memory` in bytes, if given.
     func memoryBudget() throws(ValidationError) -> UInt64? {
         guard let suspendedMemory else { return nil }
@@ -286,6 +311,7 @@ struct SuperviseCommand: ParsableCommand {
         } catch let error as UsageError {
             throw ValidationError(error.message)
         }
+        let results = try resultFiles()
         let origin = MonotonicClock.now()
         let format = logFormat ?? .text, level = logLevel ?? .info, stampsTime = logTime
         LoggingSystem.bootstrap { _ in
@@ -297,10 +323,10 @@ struct SuperviseCommand: ParsableCommand {
         options.keepGoing = keepGoing
         options.keepRunning = keepRunning
         options.suspendedMemory = try memoryBudget() ?? configured.suspendedMemory
-        options.reportPath = report
-        options.junitPath = junit
+        options.report = results.report
+        options.junit = results.junit
         options.cgroupRoot = cgroupRoot
-        options.htmlPath = html
+        options.html = results.html
         options.githubAnnotations = CurrentProcess.environment.contains("GITHUB_ACTIONS=true")
         options.violationStatus = violationStatus ?? options.violationStatus
         options.signalTable = try signalTable()

@@ -60,11 +60,21 @@ import SuperviseTestSupport
         #expect(run.stderr.hasPrefix("supervise report: error: ") && run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
     }
 
-    @Test func aPageThatCantBeWrittenExits1() throws {
+    @Test func aPageThatCantBeWrittenThereIsAUsageError() throws {
         let report = try write("run.json", "{\"children\": []}")
         let run = try supervise(["report", report, "--html", temporary.file("no/such/dir/run.html")])
-        #expect(run.status == 1)
-        #expect(run.stderr == "supervise report: error: cannot write '\(temporary.file("no/such/dir/run.html"))': no such file or directory\n")
+        #expect(run.status == 2)
+        #expect(run.stderr == "supervise report: error: --html '\(temporary.file("no/such/dir/run.html"))': its directory "
+                + "'\(temporary.file("no/such/dir"))' can't be used: no such file or directory (see 'supervise report --help')\n")
+    }
+
+    @Test func thePageCanNotReplaceTheReportItIsDrawnFrom() throws {
+        let report = try write("run.json", "{\"children\": []}")
+        let run = try supervise(["report", report, "--html", report])
+        #expect(run.status == 2)
+        #expect(run.stderr == "supervise report: error: --html '\(report)' is the report it is drawn from; give the page "
+                + "a file of its own (see 'supervise report --help')\n")
+        #expect(try String(contentsOfFile: report, encoding: .utf8) == "{\"children\": []}")
     }
 
     @Test func theSubcommandHasItsOwnHelpAndTheRootListsIt() throws {

@@ -193,6 +193,40 @@ import Testing
         #expect(h.machine.exit?.termination.shellStatus == 143)
     }
 
+    @Test func childExitingWith128PlusTheStopSignalWithinTheGraceCountsAsZero() {
+        // A JVM runs its shutdown hooks on SIGTERM and exits with 143, as `trap 'exit 143' TERM` does.
+        var h = LifecycleHarness.active(aware: false)
+        h.handle(.terminate(escalate: false))
+        h.handle(.exited(.exited(143), treeEmpty: true))
+        #expect(h.machine.exit == ExitRecord(termination: .exited(143), by: .terminate, inTime: true,
+                                             at: h.now, countedStatus: 0))
+    }
+
+    @Test func theCleanCodeFollowsTheStopSignal() {
+        var interrupted = LifecycleHarness.active(aware: false) { $0.stopSignal = 2 }
+        interrupted.handle(.terminate(escalate: false))
+        interrupted.handle(.exited(.exited(130), treeEmpty: true))
+        #expect(interrupted.machine.exit?.countedStatus == 0)
+
+        var other = LifecycleHarness.active(aware: false) { $0.stopSignal = 2 }
+        other.handle(.terminate(escalate: false))
+        other.handle(.exited(.exited(143), treeEmpty: true))
+        #expect(other.machine.exit?.countedStatus == 143)
+    }
+
+    @Test func exiting143OnItsOwnOrAfterTheGraceIsNotClean() {
+        var unasked = LifecycleHarness.active(aware: false)
+        unasked.handle(.exited(.exited(143), treeEmpty: true))
+        #expect(unasked.machine.exit?.countedStatus == 143)
+
+        var late = LifecycleHarness.active(aware: false)
+        late.handle(.terminate(escalate: false))
+        late.advance(by: 5)
+        late.handle(.exited(.exited(143), treeEmpty: true))
+        #expect(late.machine.exit?.by == .kill)
+        #expect(late.machine.exit?.countedStatus == 143)
+    }
+
     @Test func terminationStopsTheBackgroundTimers() {
         var h = LifecycleHarness.background()
         h.request(.begin(id: id("t"), name: nil))

@@ -4,6 +4,7 @@ import Testing
 @testable import SuperviseLifecycle
 @testable import SuperviseSystem
 import SuperviseTestSupport
+import _SuperviseCShims
 
 /// Real children, spawned the way the supervisor spawns them.
 @Suite(.serialized, .timeLimit(.minutes(5)))
@@ -42,6 +43,17 @@ struct SpawnerTests {
             "cannot run 'supervise-no-such-command': No such file or directory") == true)
         #expect(error?.message.hasSuffix("(exit 127)") == true)
         #expect(error?.message.contains("\n") == false)
+    }
+
+    @Test func anExecRefusedForWantOfResourcesIsTheSupervisorsFailure() {
+        // execve's EAGAIN (RLIMIT_NPROC of a --user child), ENOMEM, ENFILE, EMFILE say nothing
+        // about the command: not 126, but a failure of the supervisor's own (exit 125).
+        let request = SpawnRequest(arguments: ["./worker"], environment: [], eventsFD: 3, requestsFD: 4)
+        for errno in [EAGAIN, ENOMEM, ENFILE, EMFILE] {
+            let error = SpawnFailure(step: _SUPERVISE_STEP_EXEC, errno: errno, request: request).error
+            #expect(error.code == .system, "errno \(errno)")
+        }
+        #expect(SpawnFailure(step: _SUPERVISE_STEP_EXEC, errno: EACCES, request: request).error.code == .spawn(status: 126))
     }
 
     @Test func missingPathIs127() throws {

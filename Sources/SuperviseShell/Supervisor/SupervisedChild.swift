@@ -21,7 +21,7 @@ final class SupervisedChild {
     static let snapshotLimit = 1_000
     /// Its resident memory at the last verified freeze, in bytes: what a suspended child holds.
     private(set) var frozenMemory: UInt64 = 0
-    /// The status to report when exec failed (127 or 126) and no process ever ran.
+    /// Why no process ever ran: exec failed (127 or 126), or the supervisor could not start it (125).
     private(set) var spawnFailure: SupervisorError?
 
     var writer: EventWriter?

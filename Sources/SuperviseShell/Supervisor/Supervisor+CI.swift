@@ -24,8 +24,9 @@ extension Supervisor {
     static let junitProtocolLines = 20
 
     /// The run's results for CI, at its end: `--junit`, and the annotations under GitHub Actions.
-    func writeCIResults() {
-        guard options.junitPath != nil || options.githubAnnotations else { return }
+    /// Returns false when the JUnit file could not be written.
+    func writeCIResults() -> Bool {
+        guard options.junit != nil || options.githubAnnotations else { return true }
         let end = MonotonicClock.now()
         var cases: [JUnitReport.TestCase] = []
         var annotations = ""
@@ -44,15 +45,11 @@ extension Supervisor {
                                                                            body: step.message + "\n")))
             annotations += GitHubAnnotation.error(title: "supervise: stdin line \(step.line)", message: step.message)
         }
-        if let path = options.junitPath {
-            let xml = JUnitReport(suiteName: "supervise", cases: cases).xml
-            if case .failure(let error) = ReportFile.write(xml, to: path) {
-                logger.error("cannot write the JUnit report to \(path): \(error.sentenceText); check the directory exists and is writable")
-            }
-        }
         if options.githubAnnotations, !annotations.isEmpty {
             Descriptor.writeAll(Descriptor.standardOutput, annotations)
         }
+        guard let junit = options.junit else { return true }
+        return write(JUnitReport(suiteName: "supervise", cases: cases).xml, to: junit, what: "the JUnit results")
     }
 
     /// The first failure as the message, every failure and the child's last protocol lines as the body.

@@ -61,11 +61,18 @@ extension Supervisor {
             child.unit.attach(pid: pid)
             started(child, pid: pid, channels: channels, at: now)
         } catch {
-            logger.error("\(error.message)")
             child.recordSpawnFailure(error, at: now)
-            let status: Int32 = if case .spawn(let status) = error.code { status } else { 126 }
-            child.handle(.spawnFailed(status: status), at: now)
-            outcome.count(status, of: child.name)
+            if case .spawn(let status) = error.code {
+                // The command can't be run (127, 126): the child's own failure.
+                logger.error("\(error.message)")
+                child.handle(.spawnFailed(status: status), at: now)
+                outcome.count(status, of: child.name)
+            } else {
+                // The supervisor could not start it (fork, a pipe, a process or descriptor limit).
+                logger.error("supervise failed: \(error.message)")
+                child.handle(.spawnFailed(status: 125), at: now)
+                outcome.supervisorFailed = true
+            }
         }
     }
 

@@ -3,22 +3,35 @@ import SuperviseLifecycle
 import SuperviseSystem
 
 extension Supervisor {
-    /// Writes the JSON report to `--report` and its picture to `--html`, if asked: each whole or
-    /// not at all (``ReportFile``). The picture is drawn from the report, as `supervise report` draws it.
-    func writeReport(exitStatus: Int32) {
-        guard options.reportPath != nil || options.htmlPath != nil else { return }
-        var text = ""
-        reportJSON(exitStatus: exitStatus).write(into: &text)
-        text += "\n"
-        if let path = options.reportPath, case .failure(let error) = ReportFile.write(text, to: path) {
-            logger.error("cannot write the report to \(path): \(error.sentenceText); check the directory exists and is writable")
-        }
+    /// Writes the picture to `--html` and the JSON report to `--report`, if asked: each whole or
+    /// not at all (``ResultFile``). The report says `exitStatus`, or `failedStatus` once the
+    /// picture could not be written. Returns whether both were written.
+    func writeReport(exitStatus: Int32, failedStatus: Int32) -> Bool {
+        guard options.report != nil || options.html != nil else { return true }
+        var text = reportText(exitStatus: exitStatus)
+        var written = true
         // Drawn from the text as written (its numbers rounded as the file has them), so that
         // `supervise report` draws the very same page from the file.
-        if let path = options.htmlPath, let page = try? HtmlReport.page(for: JSONReader.parse(Array(text.utf8))),
-           case .failure(let error) = ReportFile.write(page, to: path) {
-            logger.error("cannot write the HTML report to \(path): \(error.sentenceText); check the directory exists and is writable")
+        if let html = options.html, let page = try? HtmlReport.page(for: JSONReader.parse(Array(text.utf8))),
+           !write(page, to: html, what: "the HTML report") {
+            written = false
+            if options.report != nil { text = reportText(exitStatus: failedStatus) }
         }
+        if let report = options.report, !write(text, to: report, what: "the report") { written = false }
+        return written
+    }
+
+    /// Writes one result file; logs why it could not be.
+    func write(_ text: String, to file: ResultFile, what: String) -> Bool {
+        guard case .failure(let error) = file.write(text) else { return true }
+        logger.error("supervise failed: cannot write \(what) to \(file.path): \(error.message)")
+        return false
+    }
+
+    private func reportText(exitStatus: Int32) -> String {
+        var text = ""
+        reportJSON(exitStatus: exitStatus).write(into: &text)
+        return text + "\n"
     }
 
     func reportJSON(exitStatus: Int32) -> JSONValue {

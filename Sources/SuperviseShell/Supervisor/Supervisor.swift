@@ -61,8 +61,9 @@ public final class Supervisor {
             try prepareFreezers()
         } catch {
             logger.error("\(error.message)")
-            // Nothing was launched; the report still says how the run ended.
-            writeReport(exitStatus: options.freezerUnavailableStatus)
+            // Nothing was launched; the report still says how the run ended. (The status stays:
+            // 2 comes before 125, and 125 is already the supervisor's failure.)
+            _ = writeReport(exitStatus: options.freezerUnavailableStatus, failedStatus: options.freezerUnavailableStatus)
             return options.freezerUnavailableStatus
         }
         openFilesLimit = OpenFilesLimit.raise()
@@ -86,9 +87,16 @@ public final class Supervisor {
         runLoop()
         closeControl()
         outcome.violationKill = children.contains { child in child.runs.contains { $0.exit?.by == .violation } }
+        // A result file that can't be written is the supervisor's failure (125); the JUnit
+        // results go first, so that the report written after them says so.
+        if !writeCIResults() { outcome.supervisorFailed = true }
+        var failed = outcome
+        failed.supervisorFailed = true
+        if !writeReport(exitStatus: outcome.exitStatus(violationStatus: options.violationStatus),
+                        failedStatus: failed.exitStatus(violationStatus: options.violationStatus)) {
+            outcome.supervisorFailed = true
+        }
         let status = outcome.exitStatus(violationStatus: options.violationStatus)
-        writeReport(exitStatus: status)
-        writeCIResults()
         writeSummary(exitStatus: status)
         return status
     }

@@ -15,12 +15,12 @@ public struct SupervisorOptions: Sendable {
     /// Log a stdin command that can't be run as written and go on, even when stdin is a pipe or
     /// a file (where it otherwise ends the run: ``CommandMistakes``).
     public var keepGoing = false
-    /// Where to write the JSON report when the run ends.
-    public var reportPath: String?
+    /// Where to write the JSON report when the run ends (checked before the run).
+    public var report: ResultFile?
     /// Where to write the picture of the run (``HtmlReport``) when it ends.
-    public var htmlPath: String?
+    public var html: ResultFile?
     /// Where to write the JUnit XML results when the run ends.
-    public var junitPath: String?
+    public var junit: ResultFile?
     /// Print violations and failed waits as GitHub workflow commands (`::error`) at the end.
     public var githubAnnotations = false
     /// The exit status when a child was killed for a violation.

@@ -45,15 +45,7 @@ public enum RegularFile {
     /// What `fd` is when it is not a regular file ("a directory", "a character device", …), else `nil`.
     private static func nonRegularKind(_ fd: Int32) -> String? {
         var status = stat()
-        guard case .success = valueOrErrno({ fstat(fd, &status) }) else { return nil }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG: return nil
-        case S_IFDIR: return "a directory"
-        case S_IFCHR: return "a character device"
-        case S_IFBLK: return "a block device"
-        case S_IFIFO: return "a FIFO"
-        case S_IFSOCK: return "a socket"
-        default: return "a special file"
-        }
+        guard case .success = valueOrErrno({ fstat(fd, &status) }), status.st_mode & S_IFMT != S_IFREG else { return nil }
+        return FileIdentity.kind(status.st_mode)
     }
 }

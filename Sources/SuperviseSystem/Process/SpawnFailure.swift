@@ -13,6 +13,9 @@ struct SpawnFailure {
         // Capitalised after the colon ("cannot run 'x': No such file or directory"), as a shell says it.
         let reason = Errno(rawValue: errno).description
         switch step {
+        case _SUPERVISE_STEP_EXEC where Self.outOfResources.contains(errno):
+            // The command is fine; the system lacks the memory, processes or descriptors to run it.
+            return SupervisorError(.system, "cannot start '\(command)': exec failed: \(reason)", errno: errno)
         case _SUPERVISE_STEP_EXEC:
             let status: Int32 = errno == ENOENT || errno == ENOTDIR ? 127 : 126
             return SupervisorError(
@@ -32,6 +35,9 @@ struct SpawnFailure {
                 errno: errno)
         }
     }
+
+    /// The errnos of an exec that say nothing about the command: the supervisor's failure (125).
+    private static let outOfResources: Set<Int32> = [EAGAIN, ENOMEM, ENFILE, EMFILE]
 
     /// What the user can do about an exec failure, after a "; ", or nothing.
     private func execAdvice(command: String) -> String {

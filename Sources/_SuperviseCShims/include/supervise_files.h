@@ -1,0 +1,24 @@
+#ifndef SUPERVISE_FILES_H
+#define SUPERVISE_FILES_H
+
+// What result files are written with; Swift's Glibc module does not export them (they are
+// GNU extensions).
+#include <unistd.h>
+#include <sys/syscall.h>
+
+/// `open` a directory only as a place to act from, never to read (O_PATH).
+static const int _SUPERVISE_O_PATH = 010000000;
+/// `fstatat` the descriptor itself (AT_EMPTY_PATH).
+static const int _SUPERVISE_AT_EMPTY_PATH = 0x1000;
+/// `renameat2` fails with EEXIST rather than replace anything.
+static const unsigned int _SUPERVISE_RENAME_NOREPLACE = 1;
+/// `renameat2` swaps the two names atomically.
+static const unsigned int _SUPERVISE_RENAME_EXCHANGE = 2;
+
+/// renameat2(2): 0, or -1 with errno (EINVAL where the file system lacks the flag).
+static inline int _supervise_renameat2(int from_directory, const char *from, int to_directory, const char *to,
+                                       unsigned int flags) {
+    return (int)syscall(SYS_renameat2, from_directory, from, to_directory, to, flags);
+}
+
+#endif
