@@ -43,6 +43,8 @@ import SuperviseTestSupport
 
     /// Plans by the command's exact text: `\` continuations joined with one space, a leading `$ ` removed.
     static let plans: [String: Plan] = [
+        // docs/cli.md: a second `--` is the program's name, which is not found.
+        "supervise -- -- true": Plan(status: 127),
         // README: "it ends in about 5 s with status 1", by itself.
         "supervise --config examples/supervise.toml":
             Plan(status: 1, input: ""),
