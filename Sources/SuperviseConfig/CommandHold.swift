@@ -14,11 +14,31 @@ public enum CommandHold: Equatable, Sendable {
         /// Nothing more will happen to it by itself: exited or not running, its tree gone, no
         /// restart pending.
         public let isDone: Bool
+        /// It was told to terminate: no run of it starts again, so it can only end.
+        public let toldToTerminate: Bool
 
-        public init(name: String, state: ChildState, isDone: Bool) {
+        public init(name: String, state: ChildState, isDone: Bool, toldToTerminate: Bool = false) {
             self.name = name
             self.state = state
             self.isDone = isDone
+            self.toldToTerminate = toldToTerminate
+        }
+
+        /// Why it can never be in `wanted` while a wait holds, or `nil` while it still may be.
+        /// Only a `start` (or an `event`, unless it was told to terminate) launches it again, and
+        /// only from another source of commands (`launchable`), never from stdin held by the wait
+        /// itself; without one, a child told to terminate has only `terminating` (until it exits)
+        /// and `exited` ahead of it, and a done one nothing.
+        func whyNever(_ wanted: ChildState, launchable: Bool) -> String? {
+            guard state != wanted, !launchable else { return nil }
+            let ahead = wanted == .exited || (wanted == .terminating && state != .exited && state != .notRunning)
+            if toldToTerminate, !ahead {
+                return "\(name) is \(state.rawValue) and was told to terminate: it can't become \(wanted.rawValue)"
+            }
+            guard isDone else { return nil }
+            let standing = state == .notRunning ? "is not-running" : "has exited"
+            return "\(name) \(standing) and can't become \(wanted.rawValue) while this wait holds "
+                + "(only an event or start launches it)"
         }
     }
 
@@ -63,21 +83,18 @@ public enum CommandHold: Equatable, Sendable {
     }
 
     /// Judges the hold at `now` over every supervised child: a `wait` is released once all the
-    /// children it names are in its state, and fails when its time is up. Unless another source
-    /// of commands can still launch a child (`launchable`: a control socket is open and the run
-    /// is not ending), it also fails at once when one of them is done (exited or not running,
-    /// no restart pending) in another state: only an `event` or `start` launches it again, and
-    /// no stdin command runs while the wait holds.
+    /// children it names are in its state, and fails when its time is up. It fails at once when
+    /// one of them can never get there (``Child/whyNever(_:launchable:)``) because no other
+    /// source of commands can launch it (`launchable`: a control socket is open and the run is
+    /// not ending): told to terminate, or done (exited or not running, no restart pending).
     public func verdict(over children: [Child], at now: Instant, launchable: Bool = false) -> Verdict {
         guard case .wait(let state, _, let deadline, _, _) = self else {
             return now >= deadline ? .released : .holds
         }
         let targets = children.filter { isWaiting(for: $0.name) }
         if targets.allSatisfy({ $0.state == state }) { return .released }
-        if !launchable, let stuck = targets.first(where: { $0.isDone && $0.state != state }) {
-            let standing = stuck.state == .notRunning ? "is not-running" : "has exited"
-            return .failed("\(stuck.name) \(standing) and can't become \(state.rawValue) while this wait holds "
-                + "(only an event or start launches it)")
+        if let never = targets.lazy.compactMap({ $0.whyNever(state, launchable: launchable) }).first {
+            return .failed(never)
         }
         guard now >= deadline else { return .holds }
         let late = targets.filter { $0.state != state }.map { "\($0.name) is \($0.state.rawValue)" }

@@ -92,6 +92,17 @@ import SuperviseTestSupport
         #expect(run.elapsed < 10)
     }
 
+    /// A child told to terminate can only exit: a wait for another state fails as soon as it is
+    /// judged, not once the child has used its grace (issue 28: it held until the exit).
+    @Test func waitForAStateATerminatingChildCanNotReachFails() throws {
+        let worker = "trap 'sleep 2; exit 0' TERM; while :; do sleep 0.1; done"
+        let run = try Supervise.run(["--grace", "10", "--name", "w", "--", "sh", "-c", worker],
+                                    stdin: "sleep 500ms\nterminate\nwait suspended timeout=20s\n")
+        #expect(run.status == 123, "\(run.stderr)")
+        #expect(run.stderr.contains("'wait suspended timeout=20s': w is terminating and was told to terminate: it can't become suspended"),
+                "\(run.stderr)")
+    }
+
     @Test func endOfInputDoesNotStopTheChild() throws {
         let run = try Supervise.run(["--", "sh", "-c", "sleep 0.5; exit 3"], stdin: "")
         #expect(run.status == 3)

@@ -53,6 +53,22 @@ import Testing
         #expect(wait(.notRunning, .unnamed).verdict(over: [child("w", .notRunning, done: true)], at: start) == .released)
     }
 
+    /// A child told to terminate has only `terminating` and `exited` ahead of it unless another
+    /// source `start`s it: a wait for another state fails at once instead of holding until it exits.
+    @Test func aWaitFailsAtOnceForAChildToldToTerminate() {
+        let terminating = [CommandHold.Child(name: "w", state: .terminating, isDone: false, toldToTerminate: true)]
+        #expect(wait(.suspended, .unnamed).verdict(over: terminating, at: start)
+                == .failed("w is terminating and was told to terminate: it can't become suspended"))
+        #expect(wait(.exited, .unnamed).verdict(over: terminating, at: start) == .holds)
+        #expect(wait(.suspended, .unnamed).verdict(over: terminating, at: start, launchable: true) == .holds,
+                "a start through the control socket launches it again once it has exited")
+        let exited = [CommandHold.Child(name: "w", state: .exited, isDone: false, toldToTerminate: true)]
+        #expect(wait(.terminating, .unnamed).verdict(over: exited, at: start)
+                == .failed("w is exited and was told to terminate: it can't become terminating"))
+        let killedForAViolation = [CommandHold.Child(name: "w", state: .terminating, isDone: false)]
+        #expect(wait(.active, .unnamed).verdict(over: killedForAViolation, at: start) == .holds, "a restart may come")
+    }
+
     /// With a control socket open, another client can `start` or send an `event` meanwhile.
     @Test func aWaitOnADoneChildHoldsUntilItsTimeWhenOthersCanLaunchIt() {
         let hold = wait(.active, .unnamed, seconds: 5)

@@ -229,7 +229,8 @@ extension Supervisor {
         if hold.deadline <= now {
             for child in children where hold.isWaiting(for: child.name) { child.lookForOutsideChange(at: now) }
         }
-        return children.map { CommandHold.Child(name: $0.name, state: $0.state, isDone: $0.isDone) }
+        return children.map { CommandHold.Child(name: $0.name, state: $0.state, isDone: $0.isDone,
+                                                  toldToTerminate: $0.status.toldToTerminate) }
     }
 
     /// Whether another source of commands can still launch a child that is done while a
