@@ -90,7 +90,9 @@ public enum ControlParser {
                 throw fail("missing STATE: \(usage)")
             }
             guard let state = waitableStates.first(where: { $0.rawValue == stateWord }) else {
-                throw fail("unknown state '\(ControlText.excerpt(stateWord))': "
+                let suggestion = ControlText.closest(to: String(stateWord), in: waitableStates.map(\.rawValue))
+                    .map { " (did you mean '\($0)'?)" } ?? ""
+                throw fail("unknown state '\(ControlText.excerpt(stateWord))'\(suggestion): "
                     + "expected active, background, suspended, exited or not-running")
             }
             var target = ControlTarget.unnamed

@@ -43,7 +43,7 @@ public enum ControlText {
     }
 
     /// The candidate closest to `word` by edit distance, if it is close enough to be a likely typo.
-    static func closest(to word: String, in candidates: [String]) -> String? {
+    public static func closest(to word: String, in candidates: [String]) -> String? {
         var best: (candidate: String, distance: Int)?
         let length = word.count
         // The distance is at least the difference in length: a long word is no typo of a short

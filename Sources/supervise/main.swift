@@ -13,6 +13,14 @@ func oneLine(_ message: String) -> String {
     return ControlEscapes.escaped(lines[0] + " " + items.map { $0.dropFirst(2) }.joined(separator: ", "))
 }
 
+/// The first word of ArgumentParser's "Unexpected argument 'X'" or "2 unexpected arguments: 'X', 'Y'".
+func firstUnexpectedArgument(_ message: String) -> String? {
+    guard message.hasPrefix("Unexpected argument") || message.contains("unexpected arguments:"),
+          let open = message.firstIndex(of: "'") else { return nil }
+    let rest = message[message.index(after: open)...]
+    return rest.firstIndex(of: "'").map { String(rest[..<$0]) }
+}
+
 /// `supervise NAME …` runs the subcommand NAME, parsed by its own type (its own `--help`).
 /// Anything else is the root command: `supervise -- report` runs a program called report.
 let subcommands: [String: any ParsableCommand.Type] = [
@@ -35,9 +43,13 @@ do {
         commandType.exit(withError: error)
     }
     var message = oneLine(commandType.message(for: error))
-    if subcommand == nil, message.hasPrefix("Unexpected argument") {
-        // `supervise ./worker`: the usual mistake is a command without `--` before it.
-        message += ": put the command after '--', as in 'supervise --window 2 -- ./worker'"
+    if subcommand == nil, let word = firstUnexpectedArgument(message) {
+        if let name = ControlText.closest(to: word, in: Array(subcommands.keys)) {
+            message += ": did you mean 'supervise \(name)'?"
+        } else {
+            // `supervise ./worker`: the usual mistake is a command without `--` before it.
+            message += ": put the command after '--', as in 'supervise --window 2 -- ./worker'"
+        }
     }
     let line = "\(commandName): error: \(message) (see '\(commandName) --help')\n"
     Descriptor.writeAll(Descriptor.standardError, line)

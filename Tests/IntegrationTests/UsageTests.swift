@@ -17,6 +17,8 @@ import SuperviseTestSupport
         (["--windw", "2", "./worker"], "Unknown option '--windw'. Did you mean '--window'?"),
         (["--windw", "2", "--", "true"], "Unknown option '--windw'. Did you mean '--window'?"),
         (["./worker"], "Unexpected argument './worker': put the command after '--'"),
+        (["sleep", "1"], "2 unexpected arguments: 'sleep', '1': put the command after '--'"),
+        (["docter"], "Unexpected argument 'docter': did you mean 'supervise doctor'?"),
         (["--signal", "USR1=stop", "--", "true"], "--signal unknown action 'stop'"),
         (["--signal", "KILL=ignore", "--", "true"], "SIGKILL can't be remapped"),
         (["--socket-group", "nogroup", "--", "true"], "give --socket PATH too"),
@@ -37,6 +39,21 @@ import SuperviseTestSupport
         #expect(lines.count == 1, "one line: \(run.stderr)")
         #expect(run.stderr.contains(mentions), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: marker), "nothing was launched")
+    }
+
+    /// Options after `--` are the command: the exec fails, and the line says where options go.
+    @Test func anOptionAfterTheDoubleDashIsTheCommandAndTheErrorSaysSo() throws {
+        let run = try Supervise.run(["--", "--window", "2", "true"])
+        #expect(run.status == 127, "\(run.stderr)")
+        #expect(run.stderr.contains("cannot run '--window': No such file or directory; supervise's options go before '--'"),
+                "\(run.stderr)")
+    }
+
+    /// A mistyped state in a `wait` gets the state it most likely meant.
+    @Test func aMistypedWaitStateGetsADidYouMean() throws {
+        let run = try Supervise.run(["--", "sleep", "5"], stdin: "wait suspnded\n")
+        #expect(run.status == 123, "\(run.stderr)")
+        #expect(run.stderr.contains("unknown state 'suspnded' (did you mean 'suspended'?)"), "\(run.stderr)")
     }
 
     @Test func versionPrintsTheVersionAndProtocol() throws {

@@ -77,7 +77,7 @@ import Testing
         ("event api # push", "missing KIND: expected event NAME KIND [TEXT]"),
         ("wait", "missing STATE: expected wait STATE [NAME] [timeout=DURATION]"),
         ("wait frozen", "unknown state 'frozen': expected active, background, suspended, exited or not-running"),
-        ("wait suspending", "unknown state 'suspending': expected active, background, suspended, exited or not-running"),
+        ("wait suspending", "unknown state 'suspending' (did you mean 'suspended'?): expected active, background, suspended, exited or not-running"),
         ("wait active api db", "unexpected 'db': expected wait STATE [NAME] [timeout=DURATION]"),
         ("wait active timeout=1s api", "unexpected 'api': expected wait STATE [NAME] [timeout=DURATION]"),
         ("wait active timout=1s", "unknown option 'timout': expected wait STATE [NAME] [timeout=DURATION]"),

@@ -43,7 +43,14 @@ struct SpawnFailure {
     private func execAdvice(command: String) -> String {
         switch errno {
         case ENOENT, ENOTDIR:
-            command.contains("/") ? "; check the path" : "; check the name and PATH"
+            if command.contains("/") {
+                "; check the path"
+            } else if command.hasPrefix("-") {
+                // `supervise -- --window 2 ./worker`: everything after `--` is the command.
+                "; supervise's options go before '--', as in 'supervise --window 2 -- ./worker'"
+            } else {
+                "; check the name and PATH"
+            }
         case EACCES, EPERM:
             if let uid = request.privileges.identity?.uid {
                 "; make it executable (chmod +x) by uid \(uid), in directories it may enter, "
