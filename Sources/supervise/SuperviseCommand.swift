@@ -331,8 +331,9 @@ struct SuperviseCommand: ParsableCommand {
         options.violationStatus = violationStatus ?? options.violationStatus
         options.signalTable = try signalTable()
         options.prefixOutput = !noPrefix
-        // On stderr, where the log is: stdout may be the children's output, piped elsewhere.
-        options.summary = summary ?? (format == .text && Descriptor.isTerminal(Descriptor.standardError))
+        // On stderr, where the log is: stdout may be the children's output, piped elsewhere. A log
+        // quieter than notice (warning, error, critical) asked for no account of an ordinary run.
+        options.summary = summary ?? (format == .text && level <= .notice && Descriptor.isTerminal(Descriptor.standardError))
         if config != nil { options.freezerUnavailableStatus = 2 }
         let listener = try controlSocket()
         let status: Int32

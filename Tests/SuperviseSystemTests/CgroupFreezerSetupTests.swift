@@ -116,7 +116,7 @@ import Testing
         #expect(lines.sorted() == [
             "could not remove stale cgroup \(stuck), whose supervisor is gone: 1 processes would not die (701); "
                 + "kill them and rmdir it by hand",
-            "removed stale cgroup \(stale): its supervisor is gone (killed 1 processes)",
+            "removed 1 stale cgroup of supervisors that are gone (killed 1 processes)",
         ])
         #expect(!kernel.directories.contains(stale) && !kernel.directories.contains(bare))
         #expect(kernel.directories.contains(stuck) && kernel.directories.contains(held))
@@ -132,7 +132,7 @@ import Testing
         kernel.addCgroupV1(stale)
         kernel.addProcess(710, in: stale)
         let lines = StaleCgroupSweeper.sweep([(.v1Freezer, Self.v1.directory)], system: kernel)
-        #expect(lines == ["removed stale cgroup \(stale): its supervisor is gone (killed 1 processes)"])
+        #expect(lines == ["removed 1 stale cgroup of supervisors that are gone (killed 1 processes)"])
         #expect(kernel.signals.map(\.pid) == [710] && kernel.signals.allSatisfy { $0.signal == SIGKILL })
         #expect(kernel.writes(to: stale + "/freezer.state") == ["THAWED"])
     }

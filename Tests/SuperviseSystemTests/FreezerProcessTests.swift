@@ -217,12 +217,14 @@ struct FreezerProcessTests {
         defer { rmdir(bare) }
 
         let lines = StaleCgroupSweeper.sweep([(.v2, v2), (.v1Freezer, v1)])
+        // One line for them all, however many there were (other users' supervisors' on a shared
+        // machine); a supervisor killed beside this test may add its own to the count.
+        let removed = lines.first?.wholeMatch(of: /removed (\d+) stale cgroups of supervisors that are gone \(killed \d+ processes\)/)
+        #expect(lines.count == 1 && (removed.flatMap { Int($0.1) } ?? 0) >= stale.count, "\(lines)")
         for cgroup in stale {
-            #expect(lines.contains("removed stale cgroup \(cgroup.directory): its supervisor is gone (killed 1 processes)"), "\(lines)")
             #expect(!FileManager.default.fileExists(atPath: cgroup.directory))
             #expect(eventually(timeout: 5) { cgroup.sleeper.isGone() }, "the frozen sleeper of \(cgroup.directory) survived")
         }
-        #expect(lines.count == stale.count, "\(lines)")
         #expect(!FileManager.default.fileExists(atPath: bare), "a bare unlocked cgroup was left")
         #expect(FileManager.default.fileExists(atPath: live.directory), "the sweep removed a live supervisor's cgroup")
         #expect(FileManager.default.fileExists(atPath: legacy.directory) && !legacy.sleeper.isGone(),
