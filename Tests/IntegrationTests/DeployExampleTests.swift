@@ -100,7 +100,7 @@ import SuperviseTestSupport
         let output = CapturedOutput(of: verify)
         try verify.run()
         verify.waitUntilExit()
-        _ = output.waitForEnd(timeout: 5)
+        output.expectEnd(of: "systemd-analyze verify", timeout: 5)
         #expect(verify.terminationStatus == 0, "\(output.stderr)")
         // A key it can't parse is only a warning ("…, ignoring"), naming the file.
         #expect(!(output.stdout + output.stderr).contains(copy), "\(output.stderr)")
@@ -114,7 +114,7 @@ import SuperviseTestSupport
         let output = CapturedOutput(of: convert)
         try convert.run()
         convert.waitUntilExit()
-        _ = output.waitForEnd(timeout: 5)
+        output.expectEnd(of: "python3's YAML to JSON", timeout: 5)
         try #require(convert.terminationStatus == 0, "the YAML does not parse: \(output.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
     }

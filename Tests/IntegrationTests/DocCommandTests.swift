@@ -390,7 +390,7 @@ final class DocPlace: @unchecked Sendable {
         }
         process.waitUntilExit()
         // Read to the end, unless something the command started still holds its output.
-        _ = captured.waitForEnd(timeout: 5)
+        captured.expectEnd(of: "the doc command", timeout: 5)
         let statuses = ((try? String(contentsOfFile: tools.file("statuses"), encoding: .utf8)) ?? "")
             .split(separator: "\n").compactMap { Int32($0) }
         return Result(ended: ended, status: process.terminationStatus, statuses: statuses,

@@ -59,7 +59,7 @@ import SuperviseTestSupport
         let ended = eventually(timeout: 60, interval: 0.05) { !chrome.isRunning }
         if !ended { chrome.terminate() }
         chrome.waitUntilExit()
-        _ = output.waitForEnd(timeout: 5)
+        output.expectEnd(of: "chromium", timeout: 5)
         #expect(ended && chrome.terminationStatus == 0, "chromium: \(output.stderr)")
         let image = try Screenshot(png: png)
         #expect(image.width == 1200 && image.height == height, "\(image.width)×\(image.height)")

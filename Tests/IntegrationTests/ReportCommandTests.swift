@@ -15,7 +15,7 @@ import SuperviseTestSupport
         let output = CapturedOutput(of: process)
         try process.run()
         process.waitUntilExit()
-        _ = output.waitForEnd(timeout: 5)
+        output.expectEnd(of: "supervise \(arguments.joined(separator: " "))", timeout: 5)
         return (process.terminationStatus, output.stdout, output.stderr)
     }
 

@@ -1,24 +1,35 @@
 import Foundation
 import Synchronization
+import Testing
 import SuperviseTestSupport
 
-/// What a process writes to stdout and stderr, collected by reader threads until each pipe ends.
+/// What a process writes to stdout and stderr, each read to its end on a thread of its own.
+///
+/// Not with `readabilityHandler`: under load it could miss a pipe's end, and a test then waited
+/// its whole timeout for an output no process held any more (21 of 61 `ctl` calls of one suite).
 final class CapturedOutput: Sendable {
     private let stdoutData = LockedData(), stderrData = LockedData()
     private let ended = Mutex((stdout: false, stderr: false))
+    /// The pipes' `pipe:[INODE]` names, to find who still holds them.
+    private let pipeNames: [String]
 
     /// Gives `process` a pipe for each stream and starts reading them; call before `run()`.
     init(of process: Process) {
         let output = Pipe.closedOnExec(), errors = Pipe.closedOnExec()
+        pipeNames = [output, errors].compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0.fileHandleForReading.fileDescriptor)")
+        }
         process.standardOutput = output
         process.standardError = errors
-        output.fileHandleForReading.readabilityHandler = { [self] handle in
-            let data = handle.availableData
-            if data.isEmpty { self.ended.withLock { $0.stdout = true }; handle.readabilityHandler = nil } else { self.stdoutData.append(data) }
-        }
-        errors.fileHandleForReading.readabilityHandler = { [self] handle in
-            let data = handle.availableData
-            if data.isEmpty { self.ended.withLock { $0.stderr = true }; handle.readabilityHandler = nil } else { self.stderrData.append(data) }
+        Self.readToEnd(output.fileHandleForReading, into: stdoutData) { [self] in ended.withLock { $0.stdout = true } }
+        Self.readToEnd(errors.fileHandleForReading, into: stderrData) { [self] in ended.withLock { $0.stderr = true } }
+    }
+
+    private static func readToEnd(_ handle: FileHandle, into data: LockedData, then end: @escaping @Sendable () -> Void) {
+        nonisolated(unsafe) let handle = handle
+        Thread.detachNewThread {
+            while case let chunk = handle.availableData, !chunk.isEmpty { data.append(chunk) }
+            end()
         }
     }
 
@@ -26,6 +37,27 @@ final class CapturedOutput: Sendable {
     /// command started may still hold them).
     func waitForEnd(timeout: Double) -> Bool {
         eventually(timeout: timeout, interval: 0.02) { ended.withLock { $0.stdout && $0.stderr } }
+    }
+
+    /// Waits up to `timeout` seconds for both streams to end, and records an issue naming `what`
+    /// when they did not: something it started still holds them, which the test must not pass over.
+    func expectEnd(of what: String, timeout: Double, sourceLocation: SourceLocation = #_sourceLocation) {
+        if !waitForEnd(timeout: timeout) {
+            Issue.record("the output of \(what) stayed open \(timeout) s after it exited, held by: \(holders())",
+                         sourceLocation: sourceLocation)
+        }
+    }
+
+    /// The processes other than this one that hold an end of the pipes, as `pid (command)`.
+    private func holders() -> String {
+        let me = getpid()
+        let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { Int32($0) }
+        let holding = pids.filter { pid in
+            pid != me && ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).contains { fd in
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")).map(pipeNames.contains) ?? false
+            }
+        }
+        return holding.isEmpty ? "no other process" : holding.map { "\($0) (\(ProcessInspector.commandLine($0)))" }.joined(separator: ", ")
     }
 
     var stdout: String { stdoutData.string }

@@ -68,7 +68,7 @@ enum ContainerInit: CustomTestStringConvertible, Equatable {
         let killed = !eventually(timeout: timeout) { !process.isRunning }
         if killed, let initPID = Self.initPID(below: process.processIdentifier) { kill(initPID, SIGKILL) }
         process.waitUntilExit()
-        _ = output.waitForEnd(timeout: 2)
+        output.expectEnd(of: "the pid-1 run \(command.joined(separator: " "))", timeout: 2)
         return (Run(status: process.terminationStatus, stderr: output.stderr, elapsed: Date().timeIntervalSince(start)), killed)
     }
 

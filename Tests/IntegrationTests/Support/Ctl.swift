@@ -45,7 +45,7 @@ enum Ctl {
             kill(process.processIdentifier, SIGKILL)
         }
         process.waitUntilExit()
-        _ = output.waitForEnd(timeout: 5)
+        output.expectEnd(of: "supervise ctl \((process.arguments ?? []).joined(separator: " "))", timeout: 5)
         return CtlResult(status: process.terminationStatus, stdout: output.stdout, stderr: output.stderr)
     }
 }

@@ -161,8 +161,9 @@ final class LiveSupervise {
             }
         }
         process.waitUntilExit()
-        _ = output.waitForEnd(timeout: drain)
-        _ = errors.waitForEnd(timeout: drain)
+        for (stream, reader) in [("stdout", output), ("stderr", errors)] where !reader.waitForEnd(timeout: drain) {
+            Issue.record("supervise's \(stream) stayed open \(drain) s after it exited: a process it started holds it")
+        }
     }
 
     /// Writes to a pipe whose reader may be gone: SIGPIPE is blocked on this thread for the write, and

@@ -29,7 +29,7 @@ enum ShellScript {
             kill(process.processIdentifier, SIGKILL)
         }
         process.waitUntilExit()
-        _ = output.waitForEnd(timeout: drain)
+        output.expectEnd(of: "the script", timeout: drain)
         return (process.terminationStatus, output.stdout, output.stderr)
     }
 }
