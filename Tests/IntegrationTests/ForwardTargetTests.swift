@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import SuperviseTestSupport
+
+/// Who a forwarded signal reaches (docs/cli.md, "Who gets a forwarded signal"): the main process
+/// by default, its process group or the whole tree when asked, both from a remapped signal and
+/// from the `signal` command; and a suspended child gets it, from the same recipients, when
+/// it is next thawed. On each freezer, with a tree of shells that count what they are sent.
+@Suite(.serialized, .timeLimit(.minutes(5))) struct ForwardTargetTests {
+    let temporary = TemporaryDirectory()
+    var directory: String { temporary.url.path }
+
+    /// A main shell with a member of its process group and one that left it with `setsid`; each
+    /// appends a line to DIR/ROLE.SIG for each HUP, USR1 and USR2 it is sent.
+    var worker: [String] {
+        let script = """
+            #!/bin/sh
+            dir=$1 role=$2
+            exec >/dev/null 2>&1
+            if [ -z "$role" ]; then
+                "$0" "$dir" member &
+                setsid "$0" "$dir" escaped &
+                role=main
+            fi
+            for sig in HUP USR1 USR2; do trap "echo . >> '$dir/$role.$sig'" $sig; done
+            trap 'exit 0' TERM
+            touch "$dir/$role.ready"
+            while :; do sleep 0.05; done
+            """
+        let path = directory + "/counter.sh"
+        FileManager.default.createFile(atPath: path, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
+        return [path, directory]
+    }
+
+    /// How many of each signal each process was sent so far, by "ROLE.SIG".
+    func counts() -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for role in ["main", "member", "escaped"] {
+            for signal in ["HUP", "USR1", "USR2"] {
+                let text = (try? String(contentsOfFile: "\(directory)/\(role).\(signal)", encoding: .utf8)) ?? ""
+                if !text.isEmpty { counts["\(role).\(signal)"] = text.split(separator: "\n").count }
+            }
+        }
+        return counts
+    }
+
+    /// Waits until the counts are `expected`, then a little longer, so that a signal that went
+    /// too far has time to show; whether they are exactly `expected`.
+    func settle(at expected: [String: Int]) -> Bool {
+        _ = eventually(timeout: 10) { counts() == expected }
+        Thread.sleep(forTimeInterval: 0.3)
+        return counts() == expected
+    }
+
+    @Test(arguments: Backend.usable(in: "ForwardTargetTests"))
+    func eachTargetReachesExactlyItsProcesses(backend: Backend) throws {
+        let supervise = try LiveSupervise(["--freezer", backend.rawValue, "--name", "w", "--window", "0",
+                                           "--signal", "HUP=forward", "--signal", "USR1=forward-group",
+                                           "--signal", "USR2=forward-tree", "--"] + worker)
+        defer { supervise.stop() }
+        try #require(eventually(timeout: 20) {
+            ["main", "member", "escaped"].allSatisfy { FileManager.default.fileExists(atPath: "\(directory)/\($0).ready") }
+        }, "the tree never started:\n\(supervise.log)")
+
+        // Remapped signals sent to supervise.
+        var expected: [String: Int] = ["main.HUP": 1]
+        supervise.signal(SIGHUP)
+        #expect(settle(at: expected), "HUP=forward: the main process only: \(counts())")
+        supervise.signal(SIGUSR1)
+        expected.merge(["main.USR1": 1, "member.USR1": 1]) { $1 }
+        #expect(settle(at: expected), "USR1=forward-group: the process group, not the setsid one: \(counts())")
+        supervise.signal(SIGUSR2)
+        expected.merge(["main.USR2": 1, "member.USR2": 1, "escaped.USR2": 1]) { $1 }
+        #expect(settle(at: expected), "USR2=forward-tree: every process: \(counts())")
+
+        // The `signal` command: the main process unless told.
+        supervise.send("signal w HUP")
+        expected["main.HUP"] = 2
+        #expect(settle(at: expected), "signal w HUP: the main process only: \(counts())")
+        supervise.send("signal w HUP group")
+        expected.merge(["main.HUP": 3, "member.HUP": 1]) { $1 }
+        #expect(settle(at: expected), "signal w HUP group: \(counts())")
+        supervise.send("signal w HUP tree")
+        expected.merge(["main.HUP": 4, "member.HUP": 2, "escaped.HUP": 1]) { $1 }
+        #expect(settle(at: expected), "signal w HUP tree: \(counts())")
+
+        // Suspended: nothing arrives until the thaw, then each signal reaches its recipients.
+        supervise.send("background")
+        #expect(supervise.wait(for: "suspended") == "suspended", "\(supervise.log)")
+        supervise.signal(SIGHUP)
+        supervise.send("signal w USR1 group")
+        supervise.signal(SIGUSR2)
+        #expect(settle(at: expected), "a suspended tree runs no trap: \(counts())")
+        supervise.send("foreground")
+        #expect(supervise.wait(for: "active") == "active", "\(supervise.log)")
+        expected.merge(["main.HUP": 5, "main.USR1": 2, "member.USR1": 2,
+                        "main.USR2": 2, "member.USR2": 2, "escaped.USR2": 2]) { $1 }
+        #expect(settle(at: expected), "each held signal reaches its recipients once thawed: \(counts())")
+        #expect(supervise.terminate() == 0, "\(supervise.log)")
+    }
+}
