@@ -24,12 +24,22 @@ import SuperviseTestSupport
             fi
             for sig in HUP USR1 USR2; do trap "echo . >> '$dir/$role.$sig'" $sig; done
             trap 'exit 0' TERM
-            touch "$dir/$role.ready"
+            echo $$ > "$dir/$role.ready"
             while :; do sleep 0.05; done
             """
         let path = directory + "/counter.sh"
         FileManager.default.createFile(atPath: path, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
         return [path, directory]
+    }
+
+    /// The pid of each process of the tree ("main", "member", "escaped"), once all are ready.
+    func pids() -> [String: Int32] {
+        var pids: [String: Int32] = [:]
+        for role in ["main", "member", "escaped"] {
+            let text = (try? String(contentsOfFile: "\(directory)/\(role).ready", encoding: .utf8)) ?? ""
+            if let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) { pids[role] = pid }
+        }
+        return pids
     }
 
     /// How many of each signal each process was sent so far, by "ROLE.SIG".
@@ -58,9 +68,7 @@ import SuperviseTestSupport
                                            "--signal", "HUP=forward", "--signal", "USR1=forward-group",
                                            "--signal", "USR2=forward-tree", "--"] + worker)
         defer { supervise.stop() }
-        try #require(eventually(timeout: 20) {
-            ["main", "member", "escaped"].allSatisfy { FileManager.default.fileExists(atPath: "\(directory)/\($0).ready") }
-        }, "the tree never started:\n\(supervise.log)")
+        try #require(eventually(timeout: 20) { pids().count == 3 }, "the tree never started:\n\(supervise.log)")
 
         // Remapped signals sent to supervise.
         var expected: [String: Int] = ["main.HUP": 1]
@@ -97,5 +105,26 @@ import SuperviseTestSupport
                         "main.USR2": 2, "member.USR2": 2, "escaped.USR2": 2]) { $1 }
         #expect(settle(at: expected), "each held signal reaches its recipients once thawed: \(counts())")
         #expect(supervise.terminate() == 0, "\(supervise.log)")
+    }
+
+    /// A SIGSTOP sent while the tree is frozen stops, once thawed, exactly the processes of its
+    /// target: the `sigstop` freezer's SIGCONT discards it, and its thaw sends it again to the
+    /// same target. (Not TSTP: the kernel drops it for the escaped one, an orphaned group.)
+    @Test(arguments: Backend.usable(in: "ForwardTargetTests"))
+    func aStopSentWhileSuspendedStopsItsTargetOnceThawed(backend: Backend) throws {
+        let supervise = try LiveSupervise(["--freezer", backend.rawValue, "--name", "w", "--window", "0", "--"] + worker)
+        defer { supervise.stop() }
+        try #require(eventually(timeout: 20) { pids().count == 3 }, "the tree never started:\n\(supervise.log)")
+        let tree = pids()
+        supervise.send("background")
+        try #require(supervise.wait(for: "suspended") == "suspended", "\(supervise.log)")
+        supervise.send(["signal w STOP group", "foreground"])
+        #expect(supervise.wait(for: "active") == "active", "\(supervise.log)")
+        let main = try #require(tree["main"]), member = try #require(tree["member"]), escaped = try #require(tree["escaped"])
+        #expect(eventually { ProcessInspector.isStopped(main) && ProcessInspector.isStopped(member) },
+                "the group is stopped once thawed: \(tree.mapValues { ProcessInspector.isStopped($0) })")
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(!ProcessInspector.isStopped(escaped), "the process that left the group runs")
+        #expect(supervise.terminate() == 0, "terminate continues the stopped ones: \(supervise.log)")
     }
 }
