@@ -127,4 +127,33 @@ import SuperviseTestSupport
         #expect(!ProcessInspector.isStopped(escaped), "the process that left the group runs")
         #expect(supervise.terminate() == 0, "terminate continues the stopped ones: \(supervise.log)")
     }
+
+    /// Once the main process has exited, its pid may name another process: a signal for it or
+    /// its group reaches nobody (the command is refused, a forward noted), the tree's rest still
+    /// gets one sent to the tree.
+    @Test func afterTheMainProcessExitedOnlyTheTreeIsReached() throws {
+        let socket = directory + "/s"
+        let left = directory + "/left.HUP"
+        let script = "(trap 'echo . >> \(left)' HUP; trap '' TERM; echo > \(directory)/left.ready; "
+            + "while :; do sleep 0.05; done) & exit 0"
+        let supervise = try LiveSupervise(["--control", "none", "--socket", socket, "--name", "w", "--grace", "4",
+                                           "--signal", "HUP=forward", "--", "sh", "-c", script])
+        defer { supervise.stop() }
+        try #require(eventually(timeout: 20) { FileManager.default.fileExists(atPath: directory + "/left.ready") })
+        try #require(eventually(timeout: 20) { (try? Ctl.run(socket, ["status"]).stdout.contains("\"exited\"")) == true },
+                     "\(supervise.log)")
+
+        let refused = try Ctl.run(socket, ["signal", "w", "HUP"])
+        #expect(refused.status == 2 && refused.stderr.contains(
+            "w: cannot send SIGHUP to its main process: its main process has exited (the target tree reaches what is left)"),
+                "\(refused.stderr)")
+        supervise.signal(SIGHUP)
+        #expect(eventually(timeout: 10) { supervise.log.contains("SIGHUP: forwarding it") }, "\(supervise.log)")
+        #expect(try Ctl.run(socket, ["signal", "w", "HUP", "tree"]).status == 0)
+        #expect(eventually { ((try? String(contentsOfFile: left, encoding: .utf8)) ?? "") == ".\n" },
+                "the process left behind gets the one sent to the tree, only")
+        let run = supervise.finish()
+        #expect(run.timeline("note").contains("SIGHUP not forwarded: its main process has exited"), "\(run.timeline("note"))")
+        #expect(run.timeline("note").contains("sent SIGHUP to its tree (signal command)"), "\(run.timeline("note"))")
+    }
 }
