@@ -25,15 +25,19 @@ extension Supervisor {
                 logger.notice("\(name): \(escalate ? "killing" : "terminating") every child")
                 for child in children { child.handle(.terminate(escalate: escalate), at: MonotonicClock.now()) }
             case .forward, .forwardGroup, .forwardTree:
-                let target = action.forwardTarget ?? .main
-                logger.notice("\(name): forwarding it to every child's \(target.noun)")
-                for child in children where child.hasProcesses {
-                    if !forward(signal, to: target, of: child, note: "forwarded \(name) to its \(target.noun)") {
-                        child.record(.note, "\(name) not forwarded: its main process has exited", at: MonotonicClock.now())
-                    }
-                }
+                if let target = action.forwardTarget { forwardToEveryChild(signal, name, target) }
             case .ignore:
                 logger.notice("\(name): ignored")
+            }
+        }
+    }
+
+    /// A forwarding action: `signal` to each child's `target`, or a note that it is gone.
+    private func forwardToEveryChild(_ signal: Int32, _ name: String, _ target: SignalTarget) {
+        logger.notice("\(name): forwarding it to every child's \(target.noun)")
+        for child in children where child.hasProcesses {
+            if !forward(signal, to: target, of: child, note: "forwarded \(name) to its \(target.noun)") {
+                child.record(.note, "\(name) not forwarded: its main process has exited", at: MonotonicClock.now())
             }
         }
     }

@@ -66,7 +66,8 @@ public protocol FreezerUnit: AnyObject {
     func thaw() throws(SupervisorError)
 
     /// Sends `signal` to every process of the child's tree, including those that left its
-    /// process group (`setsid`, daemons): the stop-signal step of termination, and forwarding.
+    /// process group (`setsid`, daemons): the stop-signal step of termination, and forwarding
+    /// to the tree.
     func signalTree(_ signal: Int32)
 
     /// Sends a forwarded `signal` to `recipients`: the main process, its process group, or the
