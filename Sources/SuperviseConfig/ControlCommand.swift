@@ -25,8 +25,9 @@ public enum ControlCommand: Equatable, Sendable {
     case wait(state: ChildState, target: ControlTarget, timeout: Duration)
     /// `sleep DURATION`: hold the next commands for that long.
     case sleep(Duration)
-    /// `signal NAME SIG`: send a signal to every process of the child's tree.
-    case signal(ControlTarget, signal: Int32)
+    /// `signal NAME SIG [main|group|tree]`: send a signal to the child's main process (or its
+    /// process group, or every process of its tree).
+    case signal(ControlTarget, signal: Int32, to: SignalTarget)
     /// `start [NAME]`: launch a child that has exited or is not running.
     case start(ControlTarget)
     /// `restart [NAME]`: terminate gracefully, then start.

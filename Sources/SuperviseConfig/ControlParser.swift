@@ -67,15 +67,21 @@ public enum ControlParser {
             }
             return name == "status" ? .status : .version
         case "signal":
-            let usage = "expected signal NAME SIG (NAME may be all)"
+            let usage = "expected signal NAME SIG [main|group|tree] (NAME may be all)"
             guard let child = words.next() else { throw fail("missing NAME: \(usage)") }
             guard let signalWord = words.next() else { throw fail("missing SIG: \(usage)") }
+            let recipients = words.next()
             if let extra = words.next() { throw fail("unexpected '\(ControlText.excerpt(extra))': \(usage)") }
+            let signal: Int32
             do throws(UsageError) {
-                return .signal(target(named: child), signal: try SignalName.parseAny(String(signalWord)))
+                signal = try SignalName.parseAny(String(signalWord))
             } catch {
                 throw fail(error.message)
             }
+            guard let to = SignalTarget(rawValue: recipients.map(String.init) ?? "main") else {
+                throw fail("unknown target '\(ControlText.excerpt(recipients ?? ""))': \(usage)")
+            }
+            return .signal(target(named: child), signal: signal, to: to)
         case "log-level":
             let usage = "expected log-level LEVEL, LEVEL one of \(logLevels.joined(separator: ", "))"
             guard let level = words.next() else { throw fail("missing LEVEL: \(usage)") }

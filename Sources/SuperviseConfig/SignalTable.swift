@@ -1,3 +1,4 @@
+import SuperviseLifecycle
 import SuperviseSystem
 import Glibc
 
@@ -9,10 +10,25 @@ public enum SignalAction: String, Sendable, CaseIterable {
     case foreground
     /// Terminate every child gracefully, as `terminate all`; a second terminating signal kills.
     case terminate
-    /// Send the signal on to every process of every child's tree, as tini does.
+    /// Send the signal on to every child's main process, as tini does.
     case forward
+    /// Send the signal on to every child's process group, as dumb-init and `tini -g` do.
+    case forwardGroup = "forward-group"
+    /// Send the signal on to every process of every child's tree.
+    case forwardTree = "forward-tree"
     /// Log it and carry on: nothing stops or kills the supervisor behind its children's back.
     case ignore
+
+    /// Which of each child's processes a forwarding action sends the signal to; `nil` for the
+    /// others.
+    public var forwardTarget: SignalTarget? {
+        switch self {
+        case .forward: .main
+        case .forwardGroup: .group
+        case .forwardTree: .tree
+        case .background, .foreground, .terminate, .ignore: nil
+        }
+    }
 }
 
 /// The action for every signal that can be sent to the supervisor from outside, in one table
@@ -54,6 +70,9 @@ public struct SignalTable: Sendable {
             // Resource limits of the supervisor itself, not of its children.
             SIGXCPU: .ignore, SIGXFSZ: .ignore,
         ]
+        // Forwarded to the main process, as tini forwards: a program that wants a signal passed
+        // on to its own children (a server's workers) does it itself, and one that does not
+        // keep a signal's default action in them (gunicorn's workers die of SIGHUP).
         for signal in [SIGQUIT, SIGABRT, SIGALRM, SIGVTALRM, SIGPROF, SIGPWR, SIGWINCH, SIGURG, SIGPOLL, SIGSTKFLT] {
             actions[signal] = .forward
         }

@@ -18,11 +18,12 @@ enum HelpText {
                              terminate every child gracefully, then exit
                              (a second one kills)
           SIGQUIT, SIGALRM, SIGWINCH, SIGPWR, SIGRTMIN+N, ...
-                             forwarded to every process of every child's tree
+                             forwarded to every child's main process
           SIGTSTP, SIGTTIN, SIGTTOU, SIGCONT
                              ignored: supervise never stops (all: docs/cli.md)
           --signal SIG=ACTION remaps one: ACTION is background, foreground,
-          terminate, forward or ignore (--signal USR1=forward --signal HUP=forward).
+          terminate, forward (to the main process), forward-group, forward-tree
+          or ignore (--signal USR1=forward --signal HUP=forward).
 
         COMMANDS ON STDIN (one per line; blank lines and # comments ignored)
           background [NAME]                     move to the background
@@ -33,7 +34,7 @@ enum HelpText {
           status                                one JSON line per child on stdout
           wait STATE [NAME] [timeout=DURATION]  hold the next commands until STATE
           sleep DURATION                        hold the next commands
-          signal NAME SIG                       send SIG to the child's processes
+          signal NAME SIG [main|group|tree]     send SIG to the child's main process
           start [NAME]                          launch an exited or not-running one
           restart [NAME]                        terminate gracefully, then start
           log-level LEVEL                       change --log-level

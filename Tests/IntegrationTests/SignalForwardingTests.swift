@@ -2,20 +2,22 @@ import Foundation
 import Testing
 import SuperviseTestSupport
 
-/// Signals other than the control ones: forwarded to every process of the child's tree, or
-/// ignored, and never the supervisor's death.
+/// Signals other than the control ones: forwarded to the child's main process (not to the rest
+/// of its tree: ForwardTargetTests), or ignored, and never the supervisor's death.
 @Suite(.timeLimit(.minutes(5))) struct SignalForwardingTests {
     /// Removed with the suite instance, after each test.
     let temporary = TemporaryDirectory()
     var directory: URL { temporary.url }
     var log: String { directory.appendingPathComponent("signals.log").path }
 
-    /// A Python child that logs every signal it is sent, and a `setsid` grandchild that does too.
+    /// A Python child that logs every signal it is sent, and a `setsid` grandchild that does too,
+    /// each line "main NUMBER" or "grandchild NUMBER".
     var worker: [String] {
         let script = """
             import os, signal, sys, time
             log = open(sys.argv[1], "a", buffering=1)
-            def note(number, frame): log.write(f"{os.getpid()} {number}\\n")
+            role = "grandchild" if len(sys.argv) == 3 else "main"
+            def note(number, frame): log.write(f"{role} {number}\\n")
             for number in [s for s in range(1, 65) if s not in (9, 17, 19, 32, 33)]:
                 signal.signal(number, note)
             signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(0))
@@ -26,7 +28,7 @@ import SuperviseTestSupport
                 os.dup2(quiet, 1)
                 os.dup2(quiet, 2)
                 os.execv(sys.executable, [sys.executable, __file__, sys.argv[1], "grandchild"])
-            log.write(f"{os.getpid()} ready\\n")
+            log.write(f"{role} ready\\n")
             while True: time.sleep(0.05)
             """
         let path = directory.appendingPathComponent("logger.py").path
@@ -38,7 +40,7 @@ import SuperviseTestSupport
         ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
-    /// The signal numbers each process logged, by pid.
+    /// The signal numbers each process logged, by role.
     func received() -> [String: Set<String>] {
         var byProcess: [String: Set<String>] = [:]
         for line in lines() {
@@ -52,13 +54,13 @@ import SuperviseTestSupport
     static let ignored: [Int32] = [SIGTSTP, SIGTTIN, SIGTTOU, SIGCONT, SIGXCPU, SIGXFSZ]
 
     @Test(arguments: Backend.usable(in: "SignalForwardingTests"))
-    func forwardedSignalsReachTheWholeTreeAndIgnoredOnesChangeNothing(backend: Backend) throws {
+    func forwardedSignalsReachTheMainProcessAndIgnoredOnesChangeNothing(backend: Backend) throws {
         var supervisorState = "?"
         let run = try Supervise.run(["--freezer", backend.rawValue, "--control", "none", "--"] + worker) { process in
             #expect(eventually { received().values.filter { $0.contains("ready") }.count == 2 }, "\(lines())")
             for signal in Self.forwarded {
                 kill(process.processIdentifier, signal)
-                #expect(eventually { received().values.allSatisfy { $0.contains(String(signal)) } }, "signal \(signal): \(received())")
+                #expect(eventually { received()["main", default: []].contains(String(signal)) }, "signal \(signal): \(received())")
             }
             for signal in Self.ignored {
                 kill(process.processIdentifier, signal)
@@ -66,8 +68,11 @@ import SuperviseTestSupport
                 Thread.sleep(forTimeInterval: 0.05)
             }
             let expected = Set(Self.forwarded.map(String.init))
-            #expect(eventually { received().values.allSatisfy { expected.isSubset(of: $0) } },
-                    "every process of the tree gets every forwarded signal: \(received())")
+            #expect(eventually { expected.isSubset(of: received()["main", default: []]) },
+                    "the main process gets every forwarded signal: \(received())")
+            // Kept: a signal that went too far has no effect to wait for; this gives it time to show.
+            Thread.sleep(forTimeInterval: 0.2)
+            #expect(received()["grandchild"] == ["ready"], "the rest of the tree gets none, as from tini: \(received())")
             // Before the terminate: its stop signal is followed by a SIGCONT of the supervisor's own.
             let ignored = Set(Self.ignored.map(String.init))
             #expect(received().values.allSatisfy { $0.isDisjoint(with: ignored) }, "ignored signals are not forwarded: \(received())")
@@ -78,7 +83,7 @@ import SuperviseTestSupport
         #expect(supervisorState != "T", "SIGTSTP/SIGTTIN/SIGTTOU must not stop the supervisor")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.report != nil, "the report is written")
-        #expect(run.timeline("note").contains("forwarded SIGQUIT"))
+        #expect(run.timeline("note").contains("forwarded SIGQUIT to its main process"), "\(run.timeline("note"))")
     }
 
     @Test func aForwardedSignalThatKillsTheChildEndsTheRunWithItsStatus() throws {

@@ -8,10 +8,13 @@ import Testing
 /// `version`), the outcome line of the control socket, and `--signal SIG=ACTION`.
 @Suite(.timeLimit(.minutes(5))) struct ControlCommandsTests {
     @Test(arguments: [
-        ("signal api HUP", ControlCommand.signal(.named("api"), signal: SIGHUP)),
-        ("signal all sigusr2", .signal(.all, signal: SIGUSR2)),
-        ("signal w 9", .signal(.named("w"), signal: SIGKILL)),
-        ("signal w RTMIN+2", .signal(.named("w"), signal: SignalName.realTimeSignals.lowerBound + 2)),
+        ("signal api HUP", ControlCommand.signal(.named("api"), signal: SIGHUP, to: .main)),
+        ("signal all sigusr2", .signal(.all, signal: SIGUSR2, to: .main)),
+        ("signal w 9", .signal(.named("w"), signal: SIGKILL, to: .main)),
+        ("signal w RTMIN+2", .signal(.named("w"), signal: SignalName.realTimeSignals.lowerBound + 2, to: .main)),
+        ("signal api HUP main", .signal(.named("api"), signal: SIGHUP, to: .main)),
+        ("signal api HUP group", .signal(.named("api"), signal: SIGHUP, to: .group)),
+        ("signal all TERM tree", .signal(.all, signal: SIGTERM, to: .tree)),
         ("start", .start(.unnamed)),
         ("start api", .start(.named("api"))),
         ("restart all", .restart(.all)),
@@ -23,9 +26,12 @@ import Testing
     }
 
     @Test(arguments: [
-        ("signal", "ignored 'signal': missing NAME: expected signal NAME SIG (NAME may be all)"),
-        ("signal w", "ignored 'signal w': missing SIG: expected signal NAME SIG (NAME may be all)"),
-        ("signal w HUP x", "ignored 'signal w HUP x': unexpected 'x': expected signal NAME SIG (NAME may be all)"),
+        ("signal", "ignored 'signal': missing NAME: expected signal NAME SIG [main|group|tree] (NAME may be all)"),
+        ("signal w", "ignored 'signal w': missing SIG: expected signal NAME SIG [main|group|tree] (NAME may be all)"),
+        ("signal w HUP x", "ignored 'signal w HUP x': unknown target 'x': expected signal NAME SIG [main|group|tree] "
+            + "(NAME may be all)"),
+        ("signal w HUP tree x", "ignored 'signal w HUP tree x': unexpected 'x': expected signal NAME SIG "
+            + "[main|group|tree] (NAME may be all)"),
         ("signal w 65", "ignored 'signal w 65': unknown signal '65': use a name (TERM, USR1, RTMIN+2, ...) or a number from 1 to 64"),
         ("start a b", "ignored 'start a b': unexpected 'b': expected start [NAME]"),
         ("log-level loud", "ignored 'log-level loud': unknown level 'loud': expected log-level LEVEL, LEVEL one of "
@@ -58,9 +64,17 @@ import Testing
         #expect(try SignalTable.parseMapping("sigquit=terminate") == (SIGQUIT, .terminate))
     }
 
+    /// `forward` reaches the main process; the group and the tree are asked for by name.
+    @Test func aForwardNamesWhoItReaches() throws {
+        #expect(try SignalTable.parseMapping("HUP=forward") == (SIGHUP, .forward))
+        #expect(try SignalTable.parseMapping("HUP=forward-group") == (SIGHUP, .forwardGroup))
+        #expect(try SignalTable.parseMapping("HUP=forward-tree") == (SIGHUP, .forwardTree))
+        #expect(SignalAction.allCases.map(\.forwardTarget) == [nil, nil, nil, .main, .group, .tree, nil])
+    }
+
     @Test(arguments: [
-        ("USR1", "'USR1': expected SIG=ACTION, ACTION one of background, foreground, terminate, forward, ignore"),
-        ("USR1=stop", "unknown action 'stop': expected SIG=ACTION, ACTION one of background, foreground, terminate, forward, ignore"),
+        ("USR1", "'USR1': expected SIG=ACTION, ACTION one of background, foreground, terminate, forward, forward-group, forward-tree, ignore"),
+        ("USR1=stop", "unknown action 'stop': expected SIG=ACTION, ACTION one of background, foreground, terminate, forward, forward-group, forward-tree, ignore"),
         ("KILL=ignore", "SIGKILL can't be remapped: the supervisor can't take it (KILL, STOP, CHLD, PIPE and the fault signals keep their meaning)"),
         ("CHLD=forward", "SIGCHLD can't be remapped: the supervisor can't take it (KILL, STOP, CHLD, PIPE and the fault signals keep their meaning)"),
         ("NOPE=ignore", "unknown signal 'NOPE': use a name (TERM, USR1, RTMIN+2, ...) or a number from 1 to 64"),

@@ -69,9 +69,9 @@ extension Supervisor {
             apply(.event(kind: kind, text: eventText), to: target, origin, text)
         case .start(let target): apply(.start, to: target, origin, text)
         case .restart(let target): apply(.restart, to: target, origin, text)
-        case .signal(let target, let signal):
+        case .signal(let target, let signal, let recipients):
             guard let targets = resolve(target, origin, text) else { return }
-            for child in targets { send(signal, to: child, origin, text) }
+            for child in targets { send(signal, to: recipients, of: child, origin, text) }
         case .status:
             for child in children { child.lookForOutsideChange(at: now) }
             var lines = ""
@@ -119,14 +119,18 @@ extension Supervisor {
         }
     }
 
-    /// `signal NAME SIG`: to every process of the child's tree, recorded in its timeline.
-    private func send(_ signal: Int32, to child: SupervisedChild, _ origin: CommandOrigin, _ text: String) {
+    /// `signal NAME SIG [main|group|tree]`: to the child's main process, its process group or
+    /// its tree, recorded in its timeline.
+    private func send(_ signal: Int32, to target: SignalTarget, of child: SupervisedChild, _ origin: CommandOrigin,
+                      _ text: String) {
         let name = SignalName.describe(signal)
         guard child.hasProcesses else {
             return refuse(origin, text, "\(child.name): cannot send \(name): it is \(child.state.rawValue), with no process")
         }
-        child.record(.note, "sent \(name) to its processes (signal command)", at: MonotonicClock.now())
-        child.unit.signalTree(signal)
+        if !forward(signal, to: target, of: child, note: "sent \(name) to its \(target.noun) (signal command)") {
+            refuse(origin, text, "\(child.name): cannot send \(name) to its \(target.noun): its main process has "
+                + "exited (the target tree reaches what is left)")
+        }
     }
 
     /// The children a command names, or `nil` after rejecting it: why none could be.

@@ -1,3 +1,4 @@
+import SuperviseLifecycle
 import SuperviseSystemCall
 import Glibc
 import SystemPackage
@@ -105,6 +106,11 @@ final class CgroupV1Unit: FreezerUnit {
 
     func signalTree(_ signal: Int32) {
         CgroupTree(system).signalTree(directory, signal)
+    }
+
+    /// A frozen process keeps the signal pending until the cgroup is thawed.
+    func send(_ signal: Int32, to recipients: SignalRecipients) {
+        if !system.kill(recipients, signal) { signalTree(signal) }
     }
 
     /// SIGKILLs every process, then thaws the cgroup: a frozen v1 task dies only once thawed.

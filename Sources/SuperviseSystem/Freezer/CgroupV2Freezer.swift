@@ -1,3 +1,4 @@
+import SuperviseLifecycle
 import SuperviseSystemCall
 import Glibc
 import SystemPackage
@@ -132,6 +133,11 @@ final class CgroupV2Unit: FreezerUnit {
 
     func signalTree(_ signal: Int32) {
         CgroupTree(system).signalTree(directory, signal)
+    }
+
+    /// A frozen process keeps the signal pending until the cgroup is thawed.
+    func send(_ signal: Int32, to recipients: SignalRecipients) {
+        if !system.kill(recipients, signal) { signalTree(signal) }
     }
 
     /// `cgroup.kill` where the kernel has it and `cgroup.procs` could be opened for the next

@@ -1,3 +1,5 @@
+import SuperviseLifecycle
+
 /// One way of freezing children. It makes one ``FreezerUnit`` per child.
 public protocol Freezer: AnyObject {
     var kind: FreezerKind { get }
@@ -64,8 +66,13 @@ public protocol FreezerUnit: AnyObject {
     func thaw() throws(SupervisorError)
 
     /// Sends `signal` to every process of the child's tree, including those that left its
-    /// process group (`setsid`, daemons): the stop-signal step of termination, and forwarding.
+    /// process group (`setsid`, daemons): the stop-signal step of termination, and forwarding
+    /// to the tree.
     func signalTree(_ signal: Int32)
+
+    /// Sends a forwarded `signal` to `recipients`: the main process, its process group, or the
+    /// tree (``signalTree(_:)``). A frozen child gets it when it is next thawed.
+    func send(_ signal: Int32, to recipients: SignalRecipients)
 
     /// SIGKILLs every process of the unit (thawing first where the backend needs it).
     func killAll()

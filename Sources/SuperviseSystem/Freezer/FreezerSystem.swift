@@ -1,3 +1,4 @@
+import SuperviseLifecycle
 import SuperviseSystemCall
 import Glibc
 import SystemPackage
@@ -45,6 +46,17 @@ protocol FreezerSystem {
 }
 
 extension FreezerSystem {
+    /// Sends `signal` to the one process or process group `recipients` names (`kill(2)`, a group
+    /// by its negated id); `false` for the tree, which only the unit knows how to reach.
+    func kill(_ recipients: SignalRecipients, _ signal: Int32) -> Bool {
+        switch recipients {
+        case .process(let pid): _ = kill(pid, signal)
+        case .processGroup(let id): _ = kill(-id, signal)
+        case .tree: return false
+        }
+        return true
+    }
+
     /// The subdirectories of `path`, or none when it can't be listed (a cgroup or process gone meanwhile).
     func subdirectoriesOrNone(of path: String) -> [String] {
         (try? subdirectories(of: path).get()) ?? []

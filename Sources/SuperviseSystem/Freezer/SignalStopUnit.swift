@@ -1,3 +1,4 @@
+import SuperviseLifecycle
 import SuperviseSystemCall
 import Glibc
 import SystemPackage
@@ -20,9 +21,9 @@ final class SignalStopUnit: FreezerUnit {
     /// orphaned: each scan follows the tree from these as well as from `main`.
     var members: Set<ProcessIdentity> = []
     private var freeze: Freeze?
-    /// Job-control signals sent to the tree while a freeze stopped it, in order: the thaw's
-    /// SIGCONT makes the kernel discard them, so the thaw sends them again.
-    private var heldJobControlSignals: [Int32] = []
+    /// Job-control signals sent while a freeze stopped the tree, in order, with whom they were
+    /// sent to: the thaw's SIGCONT makes the kernel discard them, so the thaw sends them again.
+    private var heldJobControlSignals: [(signal: Int32, recipients: SignalRecipients)] = []
     private var removed = false
 
     /// The stop signals a SIGCONT discards while they are pending.
@@ -152,19 +153,25 @@ final class SignalStopUnit: FreezerUnit {
         }
         let held = heldJobControlSignals
         heldJobControlSignals = []
-        for signal in held { signalTree(signal) }
+        for (signal, recipients) in held { send(signal, to: recipients) }
         guard running else {
             throw SupervisorError(.freezer, "could not thaw child \(childName): some of its processes are still stopped "
                                   + "1 s after SIGCONT")
         }
     }
 
-    /// Signals every member, scanning again until no new one turns up. A job-control signal
-    /// sent while a freeze is requested or in effect is also kept for the thaw to send again.
+    /// Signals every member, scanning again until no new one turns up.
     func signalTree(_ signal: Int32) {
+        send(signal, to: .tree)
+    }
+
+    /// A stopped process keeps the signal pending until the thaw's SIGCONT, which discards a
+    /// pending job-control signal: one sent while a freeze is requested or in effect is also
+    /// kept for the thaw to send again, to the same recipients.
+    func send(_ signal: Int32, to recipients: SignalRecipients) {
         guard main != nil else { return }
-        if freeze != nil, Self.jobControlSignals.contains(signal) { heldJobControlSignals.append(signal) }
-        freezer.signalUntilClosed(signal) { _ in members }
+        if freeze != nil, Self.jobControlSignals.contains(signal) { heldJobControlSignals.append((signal, recipients)) }
+        if !procFS.system.kill(recipients, signal) { freezer.signalUntilClosed(signal) { _ in members } }
     }
 
     /// SIGKILLs the tree (a stopped process dies of SIGKILL too).

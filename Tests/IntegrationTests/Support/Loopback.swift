@@ -21,6 +21,13 @@ enum Loopback {
     /// The status line of `GET /` answered on `port`, or nil when no answer came within `timeout`
     /// seconds (a frozen server's kernel still accepts the connection, but nobody answers).
     static func httpStatusLine(port: UInt16, timeout: Double) -> String? {
+        httpAnswer(port: port, timeout: timeout, whole: false)?.components(separatedBy: "\r\n").first
+    }
+
+    /// The answer to `GET /` on `port` (HTTP/1.0: the server closes the connection after it),
+    /// headers and body; nil when none came, or with `whole` when the connection did not end
+    /// within `timeout` seconds of quiet. Without `whole`, the first bytes that came.
+    static func httpAnswer(port: UInt16, timeout: Double, whole: Bool = true) -> String? {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { return nil }
         defer { close(socket) }
@@ -35,10 +42,16 @@ enum Loopback {
         }
         let request = Array("GET / HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8)
         guard connected, send(socket, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { return nil }
+        var answer: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 512)
-        let count = recv(socket, &buffer, buffer.count, 0)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[..<count], as: UTF8.self).components(separatedBy: "\r\n").first
+        while true {
+            let count = recv(socket, &buffer, buffer.count, 0)
+            if count == 0 { break }
+            guard count > 0 else { return whole || answer.isEmpty ? nil : String(decoding: answer, as: UTF8.self) }
+            answer += buffer[..<count]
+            if !whole { break }
+        }
+        return answer.isEmpty ? nil : String(decoding: answer, as: UTF8.self)
     }
 
     private static func address(port: UInt16) -> sockaddr_in {

@@ -68,8 +68,12 @@ struct NginxServer {
 
     /// The last lines of nginx's error log, for failure messages.
     var errorLog: String {
-        let text = (try? String(contentsOfFile: directory.path + "/error.log", encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").suffix(15).joined(separator: "\n")
+        fullErrorLog.split(separator: "\n").suffix(15).joined(separator: "\n")
+    }
+
+    /// nginx's error log (`info` and above: with each signal a process of it receives).
+    var fullErrorLog: String {
+        (try? String(contentsOfFile: directory.path + "/error.log", encoding: .utf8)) ?? ""
     }
 
     func remove() {

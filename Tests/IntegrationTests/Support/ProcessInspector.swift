@@ -45,6 +45,11 @@ enum ProcessInspector {
         (snapshot(root).map { [$0] } ?? []) + descendants(of: root)
     }
 
+    /// The pids of `parent`'s children that have not exited (a server master's workers).
+    static func liveChildren(of parent: Int32) -> Set<Int32> {
+        Set(all().filter { $0.parent == parent && !$0.isDead }.map(\.pid))
+    }
+
     /// Every process whose chain of parents leads to `ancestor` (not `ancestor` itself).
     static func descendants(of ancestor: Int32) -> [ProcessEntry] {
         let children = Dictionary(grouping: all(), by: \.parent)
