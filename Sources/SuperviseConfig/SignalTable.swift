@@ -52,6 +52,10 @@ public struct SignalTable: Sendable {
         self.leftIgnored = leftIgnored
     }
 
+    /// Signals that come as a matter of course, a terminal's resize (SIGWINCH): forwarded without a
+    /// log line at the default level, which would get one per resize.
+    public static let routine: Set<Int32> = [SIGWINCH]
+
     /// The signals a terminal sends to its foreground group (hangup, Ctrl-C, Ctrl-\), which
     /// `nohup` and a shell's background jobs have ignored: ignored at start, they stay ignored.
     public static let keptIgnoredIfInherited = [SIGHUP, SIGINT, SIGQUIT]

@@ -23,6 +23,23 @@ import SuperviseTestSupport
         #expect(exitLines(run.stderr) == ["supervise: sh: exited with 3"], "\(run.stderr)")
     }
 
+    /// A terminal sends SIGWINCH at each resize: forwarded without a line at the default level,
+    /// while a forwarded SIGQUIT still gets one (issue 28).
+    @Test func aResizeIsForwardedWithoutALogLine() throws {
+        for level in ["info", "debug"] {
+            let run = try Supervise.run(["--log-level", level, "--control", "none", "--", "sleep", "30"]) { process in
+                let child = SupervisedChild(backend: .sigstop, supervisorPID: process.processIdentifier)
+                #expect(eventually { child.pid != nil })
+                for _ in 0..<3 { kill(process.processIdentifier, SIGWINCH) }
+                Thread.sleep(forTimeInterval: 0.3)
+                kill(process.processIdentifier, SIGTERM)
+            }
+            let resizes = run.stderr.split(separator: "\n").filter { $0.contains("SIGWINCH: forwarding") }
+            #expect(level == "info" ? resizes.isEmpty : !resizes.isEmpty, "\(level): \(run.stderr)")
+            #expect(run.timeline("note").contains { $0.hasPrefix("forwarded SIGWINCH") }, "forwarded all the same")
+        }
+    }
+
     @Test func aSignalledExitNamesTheSignal() throws {
         let run = try Supervise.run(["--", "sh", "-c", "kill -KILL $$"])
         #expect(run.status == 137)

@@ -34,7 +34,8 @@ extension Supervisor {
 
     /// A forwarding action: `signal` to each child's `target`, or a note that it is gone.
     private func forwardToEveryChild(_ signal: Int32, _ name: String, _ target: SignalTarget) {
-        logger.notice("\(name): forwarding it to every child's \(target.noun)")
+        logger.log(level: SignalTable.routine.contains(signal) ? .debug : .notice,
+                   "\(name): forwarding it to every child's \(target.noun)")
         for child in children where child.hasProcesses {
             if !forward(signal, to: target, of: child, note: "forwarded \(name) to its \(target.noun)") {
                 child.record(.note, "\(name) not forwarded: its main process has exited", at: MonotonicClock.now())
