@@ -77,7 +77,7 @@ public struct SignalTable: Sendable {
         // Forwarded to the main process, as tini forwards: a program that wants a signal passed
         // on to its own children (a server's workers) does it itself, and one that does not
         // keep a signal's default action in them (gunicorn's workers die of SIGHUP).
-        for signal in [SIGQUIT, SIGABRT, SIGALRM, SIGVTALRM, SIGPROF, SIGPWR, SIGWINCH, SIGURG, SIGPOLL, SIGSTKFLT] {
+        for signal in [SIGQUIT, SIGABRT, SIGALRM, SIGVTALRM, SIGPROF, SIGPWR, SIGWINCH, SIGURG, SIGIO, SIGSTKFLT] {
             actions[signal] = .forward
         }
         for signal in SignalName.realTimeSignals { actions[signal] = .forward }

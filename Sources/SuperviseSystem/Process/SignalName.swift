@@ -3,10 +3,12 @@ import Glibc
 
 /// Signal numbers as people read them.
 public enum SignalName {
-    /// `SIGQUIT`, `SIGRTMIN+3`, or `signal N` for a number with no name.
+    /// `SIGQUIT`, `SIGRTMIN+3`, or `signal N` for a number with no name. Signal 29 is `SIGIO`,
+    /// as the docs and `--help` name it (the C library calls it SIGPOLL, its System V name).
     public static func describe(_ signal: Int32) -> String {
         let realTime = realTimeSignals
         if realTime.contains(signal) { return "SIGRTMIN+\(signal - realTime.lowerBound)" }
+        if signal == SIGIO { return "SIGIO" }
         guard let abbreviation = _supervise_signal_abbreviation(signal) else { return "signal \(signal)" }
         return "SIG" + String(cString: abbreviation)
     }
