@@ -7,18 +7,10 @@ public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// One line for the user.
     public var message: String
 
-    /// An error with the given message; control characters in it (from quoted
-    /// user input) are shown escaped, as `\n` or `\u{07}`, so it stays one line.
+    /// An error with the given message; control characters in it (from quoted user input)
+    /// are shown escaped as the log escapes them (``ControlEscapes``), so it stays one line.
     public init(_ message: String) {
-        var visible = ""
-        for scalar in message.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                visible += scalar.escaped(asASCII: true)
-            } else {
-                visible.unicodeScalars.append(scalar)
-            }
-        }
-        self.message = visible
+        self.message = ControlEscapes.escaped(message)
     }
 
     public var description: String { message }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SuperviseConfig
 import SuperviseShell
 import SuperviseSystem
 

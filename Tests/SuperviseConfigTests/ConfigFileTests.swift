@@ -286,7 +286,10 @@ import SuperviseTestSupport
             .hasPrefix("test.toml:1: window: invalid duration '2\\ns': "))
         #expect(try problem("[child.\"a\\rb\"]\ncommand = [\"a\"]")
             == "test.toml:1: child name 'a\\rb' is not valid: use letters, digits, '.', '_' and '-'")
-        #expect(try problem("\u{07} = 1") == "test.toml:1: invalid key character '\\u{07}'; quote keys that are not "
+        // Escaped as the log escapes a child's text (ControlEscapes), not Swift-style ("\u{1B}").
+        #expect(try problem("[child.\"a\\u001bb\"]\ncommand = [\"a\"]")
+            == "test.toml:1: child name 'a\\u001bb' is not valid: use letters, digits, '.', '_' and '-'")
+        #expect(try problem("\u{07} = 1") == "test.toml:1: invalid key character '\\u0007'; quote keys that are not "
             + "A-Za-z0-9_-")
     }
 

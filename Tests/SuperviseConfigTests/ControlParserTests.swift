@@ -114,7 +114,7 @@ import Testing
         #expect(!error.message.contains("\n") && !error.message.contains("\r"))
         let embedded = try #require(throws: UsageError.self) { try ControlParser.parse("sleep 1\r2") }
         #expect(embedded.message.hasPrefix("ignored 'sleep 1\\r2': unexpected '2'"))
-        #expect(throws: UsageError("ignored 'go\\u{1B}[31m': unknown command 'go\\u{1B}[31m': expected background, "
+        #expect(throws: UsageError("ignored 'go\\u001b[31m': unknown command 'go\\u001b[31m': expected background, "
             + "foreground, event, terminate, status, wait, sleep, signal, start, restart, log-level or version")) { try ControlParser.parse("go\u{1B}[31m") }
     }
 }

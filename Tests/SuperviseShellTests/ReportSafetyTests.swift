@@ -1,4 +1,5 @@
 import Testing
+import SuperviseConfig
 @testable import SuperviseShell
 
 /// The report and the log never let input reach where it must not (the file itself: ResultFileTests).

@@ -1,3 +1,4 @@
+import SuperviseConfig
 /// `status` answer lines (one JSON object a child) as a table for people: `supervise ctl
 /// status --format table`, the default on a terminal.
 public enum StatusTable {

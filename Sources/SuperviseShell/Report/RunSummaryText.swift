@@ -1,3 +1,4 @@
+import SuperviseConfig
 import SuperviseLifecycle
 import SuperviseSystem
 

@@ -1,12 +1,9 @@
-import SuperviseConfig
-import SuperviseLifecycle
-import SuperviseSystem
 /// Escapes for the control characters that must never reach a log line or a JSON string raw:
 /// a child's ESC, BEL or CR in the text log could otherwise forge or hide a line.
 public enum ControlEscapes {
     /// `\n`, `\r`, `\t`, or `\u001b` for the other C0 controls, DEL and the C1 controls;
     /// `nil` for any other scalar.
-    static func escape(_ scalar: Unicode.Scalar) -> String? {
+    public static func escape(_ scalar: Unicode.Scalar) -> String? {
         switch scalar {
         case "\n": return "\\n"
         case "\r": return "\\r"
