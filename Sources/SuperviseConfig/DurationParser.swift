@@ -26,8 +26,11 @@ public enum DurationParser {
         if trimmed.isEmpty {
             throw UsageError("empty duration: \(acceptedForms)")
         }
+        // A duration with a minus sign is negative; anything else after a `-` (a forgotten
+        // value before the next option, `--limit`) is no duration at all.
         if trimmed.hasPrefix("-") {
-            throw UsageError("\(invalid): must not be negative; \(acceptedForms)")
+            let negative = (try? parse(String(trimmed.dropFirst()))) != nil
+            throw UsageError("\(invalid): \(negative ? "must not be negative; " : "")\(acceptedForms)")
         }
         var number = Substring(trimmed)
         var unit: Int64 = 1_000_000_000

@@ -13,8 +13,9 @@ public enum MemorySize {
         guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isWholeNumber }), let number = UInt64(digits),
               number <= UInt64.max >> shift
         else {
-            throw UsageError("invalid size '\(ControlText.excerpt(text))': expected bytes, or a whole number "
-                + "with K, M or G (powers of 1024), e.g. 512M")
+            let negative = text.hasPrefix("-") && (try? parse(String(text.dropFirst()))) != nil
+            throw UsageError("invalid size '\(ControlText.excerpt(text))': \(negative ? "must not be negative; " : "")"
+                + "expected bytes, or a whole number with K, M or G (powers of 1024), e.g. 512M")
         }
         return number << shift
     }

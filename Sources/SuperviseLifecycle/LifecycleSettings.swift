@@ -39,6 +39,8 @@ public struct LifecycleSettings: Equatable, Sendable {
             return "--\(name) must not be negative"
         }
         if launchTimeout <= .zero { return "--launch-timeout must be longer than 0" }
+        // Said of the limit itself: the expiry warning, whatever it is, can't be shorter than 0.
+        if limit == .zero { return "--limit must be longer than 0" }
         if window > limit {
             return "--window (\(window.formatted)) must not be longer than --limit (\(limit.formatted))"
         }

@@ -34,19 +34,19 @@ struct SuperviseCommand: ParsableCommand {
     @Option(name: .customLong("config"), help: ArgumentHelp("Read several named children from a TOML file.", valueName: "file"))
     var config: String?
 
-    @Option(name: .customLong("window"), help: ArgumentHelp("The did-enter-background window; 0 means none. (default 5s, or the limit if shorter)", valueName: "duration"),
+    @Option(name: .customLong("window"), parsing: .unconditional, help: ArgumentHelp("The did-enter-background window; 0 means none. (default 5s, or the limit if shorter)", valueName: "duration"),
             transform: parseDuration)
     var window: Duration?
 
-    @Option(name: .customLong("limit"), help: ArgumentHelp("The background time limit while tasks are open. (default 30s)", valueName: "duration"),
+    @Option(name: .customLong("limit"), parsing: .unconditional, help: ArgumentHelp("The background time limit while tasks are open. (default 30s)", valueName: "duration"),
             transform: parseDuration)
     var limit: Duration?
 
-    @Option(name: .customLong("expiry-warning"), help: ArgumentHelp("How long before the limit open tasks get 'expire'. (default 5s, or half the limit if shorter)", valueName: "duration"),
+    @Option(name: .customLong("expiry-warning"), parsing: .unconditional, help: ArgumentHelp("How long before the limit open tasks get 'expire'. (default 5s, or half the limit if shorter)", valueName: "duration"),
             transform: parseDuration)
     var expiryWarning: Duration?
 
-    @Option(name: .customLong("grace"), help: ArgumentHelp("How long a terminated child has before SIGKILL. (default 5s)", valueName: "duration"),
+    @Option(name: .customLong("grace"), parsing: .unconditional, help: ArgumentHelp("How long a terminated child has before SIGKILL. (default 5s)", valueName: "duration"),
             transform: parseDuration)
     var grace: Duration?
 
@@ -54,14 +54,14 @@ struct SuperviseCommand: ParsableCommand {
                                valueName: "action"))
     var onWindowOverrun: WindowOverrunAction?
 
-    @Option(name: .customLong("freeze-timeout"), help: ArgumentHelp("How long verifying a freeze may take (default 1s).", valueName: "duration"),
+    @Option(name: .customLong("freeze-timeout"), parsing: .unconditional, help: ArgumentHelp("How long verifying a freeze may take (default 1s).", valueName: "duration"),
             transform: parseDuration)
     var freezeTimeout: Duration?
 
     @Flag(name: .customLong("aware"), help: "The child must say hello within --launch-timeout.")
     var aware = false
 
-    @Option(name: .customLong("launch-timeout"), help: ArgumentHelp("How long --aware waits for hello. (default 20s)", valueName: "duration"),
+    @Option(name: .customLong("launch-timeout"), parsing: .unconditional, help: ArgumentHelp("How long --aware waits for hello. (default 20s)", valueName: "duration"),
             transform: parseDuration)
     var launchTimeout: Duration?
 
@@ -79,7 +79,7 @@ struct SuperviseCommand: ParsableCommand {
             transform: parseSignal)
     var stopSignal: Int32?
 
-    @Option(name: .customLong("max-tasks"), help: ArgumentHelp("The most task assertions a child may hold at once. (default 256)", valueName: "n"))
+    @Option(name: .customLong("max-tasks"), parsing: .unconditional, help: ArgumentHelp("The most task assertions a child may hold at once. (default 256)", valueName: "n"))
     var maxTasks: Int?
 
     @Option(name: .customLong("control"), help: ArgumentHelp("Commands on stdin, or none: children keep stdin. (default stdin)", valueName: "source"))
@@ -101,7 +101,7 @@ struct SuperviseCommand: ParsableCommand {
     @Flag(name: .customLong("keep-running"), help: "Stay up for events after every child has exited.")
     var keepRunning = false
 
-    @Option(name: .customLong("suspended-memory"), help: ArgumentHelp("Reclaim suspended children over this memory: 512M.", valueName: "size"))
+    @Option(name: .customLong("suspended-memory"), parsing: .unconditional, help: ArgumentHelp("Reclaim suspended children over this memory: 512M.", valueName: "size"))
     var suspendedMemory: String?
 
     @Option(name: .customLong("report"), help: ArgumentHelp("Write the run's JSON report to this file when it ends.", valueName: "file"))
@@ -113,7 +113,7 @@ struct SuperviseCommand: ParsableCommand {
     @Option(name: .customLong("html"), help: ArgumentHelp("Write the run's timeline as an HTML page to this file.", valueName: "file"))
     var html: String?
 
-    @Option(name: .customLong("violation-status"), help: ArgumentHelp("The exit status when a violation killed a child. (default 124)", valueName: "n"))
+    @Option(name: .customLong("violation-status"), parsing: .unconditional, help: ArgumentHelp("The exit status when a violation killed a child. (default 124)", valueName: "n"))
     var violationStatus: Int32?
 
     @Option(name: .customLong("log-format"), help: ArgumentHelp("The supervisor's own log on stderr: text or json. (default text)", valueName: "format"))

@@ -26,6 +26,15 @@ import SuperviseTestSupport
         (["--log-level", "loud", "--", "true"], "trace, debug, info, notice, warning, error, critical"),
         (["--name", "a\nb", "--", "true"], "'a\\nb'"),
         (["--window", "1\u{301}", "--", "true"], "invalid duration"),
+        // A value that looks like an option is still the option's value, and what is wrong with it is said.
+        (["--window", "-0", "--", "true"], "invalid duration '-0': must not be negative"),
+        (["--grace", "-1", "--", "true"], "invalid duration '-1': must not be negative"),
+        (["--suspended-memory", "-1", "--", "true"], "invalid size '-1': must not be negative"),
+        (["--max-tasks", "-1", "--", "true"], "--max-tasks must be between 1 and 1000000, not -1"),
+        (["--violation-status", "-1", "--", "true"], "--violation-status must be between 0 and 255, not -1"),
+        (["--window", "--limit", "5", "--", "true"], "invalid duration '--limit': expected seconds"),
+        // What is wrong with --limit itself, not with an expiry warning nobody gave.
+        (["--limit", "0", "--", "true"], "--limit must be longer than 0"),
     ])
     func invalidOptionsExitWith2(arguments: [String], mentions: String) throws {
         let temporary = TemporaryDirectory()
