@@ -78,3 +78,10 @@ int _supervise_peer_credentials(int fd, uid_t *uid, gid_t *gid, gid_t group, int
     }
     return 0;
 }
+
+pid_t _supervise_peer_pid(int fd) {
+    struct ucred credentials;
+    socklen_t length = sizeof credentials;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    return credentials.pid;
+}

@@ -114,12 +114,27 @@ import Testing
 
         // A second supervisor on the same live path is refused; the first goes on.
         let busy = try Supervise.run(["--socket", socket, "--", "true"])
-        #expect(busy.status == 2 && busy.stderr.contains("another supervisor is listening there"), "\(busy.stderr)")
+        let owner = live.supervisorPID.map(String.init) ?? "?"
+        #expect(busy.status == 2 && busy.stderr.contains("another supervisor (pid \(owner)) is listening there"),
+                "\(busy.stderr)")
         #expect(try Ctl.run(socket, ["version"]).status == 0)
 
         #expect(try Ctl.run(socket, ["terminate", "all"]).status == 0)
         let run = live.finish()
         #expect(run.status == 0, "a failed ctl wait is the client's failure, not the run's: \(run.stderr)")
+    }
+
+    /// A listener that is not a supervisor is named as what it is, and the refusal never waits
+    /// for it to answer (it never does).
+    @Test func anotherProgramsListenerIsNamedNotCalledASupervisor() throws {
+        let fd = Foundation.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        #expect(Self.withAddress(of: socket) { bind(fd, $0, $1) } == 0 && listen(fd, 8) == 0)
+        let run = try Supervise.run(["--socket", socket, "--", "true"])
+        #expect(run.status == 2, "\(run)")
+        #expect(run.stderr.contains("pid \(getpid()) (") && run.stderr.contains("is listening there, not a supervisor"),
+                "\(run.stderr)")
+        #expect(!run.stderr.contains("another supervisor"), "\(run.stderr)")
     }
 
     @Test func aStaleSocketIsReplaced() throws {

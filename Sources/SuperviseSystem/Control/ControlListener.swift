@@ -31,8 +31,8 @@ public final class ControlListener {
                 throw failure("the path exists and is not a socket")
             }
             switch ControlListener.probe(path) {
-            case .answered:
-                throw failure("another supervisor is listening there (stop it, or choose another path)")
+            case .answered(let listener):
+                throw failure(Self.describe(listener: listener))
             case .nobody:
                 _ = unlink(path)
             case .failed(let error):
@@ -48,17 +48,37 @@ public final class ControlListener {
         self.group = group
     }
 
-    /// What a connection to an existing socket file found.
-    enum Probe { case answered, nobody, failed(Errno) }
+    /// What a connection to an existing socket file found: who listens there (its PID, from
+    /// SO_PEERCRED; 0 outside this PID namespace), nobody, or a failure.
+    enum Probe { case answered(pid: Int32), nobody, failed(Errno) }
 
+    /// Connects to `path` and asks the kernel who listens there: nothing is written or read,
+    /// so a listener that never answers (another program, a stopped supervisor) can't hang it.
     private static func probe(_ path: String) -> Probe {
         switch valueOrErrno({ _supervise_unix_connect(path) }) {
         case .success(let fd):
+            let pid = _supervise_peer_pid(fd)
             Descriptor.close(fd)
-            return .answered
+            return .answered(pid: max(pid, 0))
         case .failure(.connectionRefused): return .nobody
         case .failure(let error): return .failed(error)
         }
+    }
+
+    /// Why a live socket is refused, saying who listens there: a supervisor (by its process
+    /// name in `/proc`), another program, or a process this PID namespace can't see.
+    static func describe(listener pid: Int32) -> String {
+        guard pid > 0 else {
+            return "a process outside this PID namespace is listening there (choose another path)"
+        }
+        guard case .success(let bytes) = RegularFile.read("/proc/\(pid)/comm", maxSize: 64) else {
+            return "pid \(pid) is listening there (choose another path)"
+        }
+        let name = String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        if name == "supervise" {
+            return "another supervisor (pid \(pid)) is listening there (stop it, or choose another path)"
+        }
+        return "pid \(pid) (\(name)) is listening there, not a supervisor (choose another path)"
     }
 
     /// What one `accept` got.

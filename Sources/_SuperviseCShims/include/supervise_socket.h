@@ -22,4 +22,8 @@ int _supervise_unix_connect(const char * _Nonnull path);
 int _supervise_peer_credentials(int fd, uid_t * _Nonnull uid, gid_t * _Nonnull gid, gid_t group,
                                 int * _Nonnull in_group);
 
+/// The process at the other end of the connected socket `fd` (SO_PEERCRED): for a client's
+/// end, the one that listened. 0 when that process is not in this PID namespace; -1 with errno.
+pid_t _supervise_peer_pid(int fd);
+
 #endif
