@@ -40,7 +40,12 @@ extension ChildLifecycle {
     /// `event KIND [TEXT]`: a new background entry with the event, thawing first if needed;
     /// queued behind a launch for an event. (An exited or not-running child is launched for
     /// it by ``ChildCore``.)
+    /// Refused while more than ``unreadEventsLimit`` bytes of events wait unread.
     mutating func resumeForEvent(kind: String, text: String?, _ now: Instant) {
+        if state.isOutOfForeground, unreadEventBytes > Self.unreadEventsLimit {
+            return actions.append(.refuse("cannot deliver event '\(kind)': over \(Self.unreadEventsLimit / 1024) KiB of "
+                + "events wait unread (the child is not reading fd 3)"))
+        }
         switch state {
         case .background:
             continueIfStopped()

@@ -93,6 +93,13 @@ public struct ChildLifecycle: Sendable {
     /// How many events a launch for an event holds until it is made, its own included.
     public static let launchQueueLimit = 64
 
+    /// Bytes of events waiting unread for the child, as the shell last said (``LifecycleInput/eventsUnread(bytes:)``).
+    var unreadEventBytes = 0
+    /// Past this many bytes of events waiting unread, `event` commands are refused (and the
+    /// shell drops `error` events): what a child that does not read fd 3 makes the supervisor
+    /// keep stays bounded, and no lifecycle event is ever dropped.
+    public static let unreadEventsLimit = 64 * 1024
+
     /// A lifecycle under `settings`, begun as `start` says; `freezerNotifies` tells whether the
     /// child's freezer notifies when a freeze completes.
     public init(settings: LifecycleSettings, freezerNotifies: Bool = false, start: RunStart = .configured) {
@@ -162,6 +169,7 @@ public struct ChildLifecycle: Sendable {
         case .tick: tick(now)
         case .supervisorGap(let gap): moveDeadlines(by: gap)
         case .reclaim: reclaim()
+        case .eventsUnread(let bytes): unreadEventBytes = bytes
         }
         return actions
     }

@@ -49,6 +49,10 @@ public enum LifecycleInput: Equatable, Sendable {
     case supervisorGap(Duration)
     /// Kill the suspended child to take back its memory, without notice (`--suspended-memory`).
     case reclaim
+    /// How many bytes of events wait unread for the child beyond what its events pipe holds
+    /// (its backlog), told before each `event` command: over ``ChildLifecycle/unreadEventsLimit``
+    /// the event is refused, since lifecycle events are never dropped.
+    case eventsUnread(bytes: Int)
 
     /// A control command (stdin or a signal), as opposed to what the child or the kernel did.
     public var isCommand: Bool {
@@ -56,7 +60,7 @@ public enum LifecycleInput: Equatable, Sendable {
         case .background, .foreground, .event, .terminate, .start, .restart: true
         case .launched, .request, .malformed, .freezeVerified, .notFrozenYet, .freezerNotified, .thawedFromOutside,
              .killedWhileFrozen, .mainProcessStopped, .mainProcessContinued, .exited, .spawnFailed, .runOver,
-             .treeEmptied, .tick, .supervisorGap, .reclaim: false
+             .treeEmptied, .tick, .supervisorGap, .reclaim, .eventsUnread: false
         }
     }
 }

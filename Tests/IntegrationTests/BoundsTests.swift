@@ -43,6 +43,58 @@ import SuperviseTestSupport
         #expect(run.timeline("note").contains { $0.contains("not reading requests until the child reads them") })
     }
 
+    /// An `event` for a child that never reads fd 3 is refused, one line each, once over 64 KiB
+    /// of events wait unread (it kept every one: 11.5 → 38.4 MB for 20,000): the supervisor's
+    /// memory stays bounded, and once the child reads, every event it was sent arrives, in order,
+    /// the lifecycle's too.
+    @Test func eventsForAChildThatNeverReadsAreRefusedPastTheBound() throws {
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
+        let go = temporary.file("go"), received = temporary.file("received")
+        let script = """
+            echo "hello 1" >&4
+            while [ ! -e "$1" ]; do sleep 0.05; done
+            while IFS= read -r line <&3; do
+                printf '%s\\n' "$line" >> "$2"
+                case $line in will-terminate*) exit 0;; esac
+            done
+            """
+        let live = try LiveSupervise(["--aware", "--keep-going", "--window", "1h", "--limit", "2h", "--log-level", "error",
+                                      "--name", "w", "--", "sh", "-c", script, "sh", go, received])
+        defer { live.stop() }
+        #expect(live.wait(for: "active") == "active")
+        live.send("background")
+        #expect(live.status()?["state"] as? String == "background")
+        let supervisor = try #require(live.supervisorPID)
+        let before = try #require(Self.residentKB(supervisor))
+        // Each near the longest an event may be: kept, 20,000 would hold some 19 MB.
+        let count = 20_000, padding = String(repeating: "x", count: 900)
+        live.send((1...count).map { "event w push \($0) \(padding)" })
+        #expect(live.status(timeout: 120)?["state"] as? String == "background", "every event command has run")
+        let after = try #require(Self.residentKB(supervisor))
+        #expect(after - before < 8 * 1024, "the supervisor grew from \(before) to \(after) KiB")
+
+        FileManager.default.createFile(atPath: go, contents: nil)
+        #expect(live.terminate(timeout: 60) == 0, "\(live.log.suffix(500))")
+        let run = live.finish()
+        let refused = run.stderr.split(separator: "\n").filter {
+            $0.contains("w: cannot deliver event 'push': over 64 KiB of events wait unread (the child is not reading fd 3)")
+        }
+        let lines = try String(contentsOfFile: received, encoding: .utf8).split(separator: "\n").map(String.init)
+        let delivered = lines.filter { $0.hasPrefix("event ") }
+        #expect(!refused.isEmpty && !delivered.isEmpty && refused.count + delivered.count == count,
+                "\(refused.count) refused, \(delivered.count) delivered")
+        // In order: the launch, the first background entry, then each event with its own entry,
+        // the first ones sent, and the will-terminate last.
+        var expected = ["did-finish-launching foreground", "did-become-active", "will-resign-active",
+                        "did-enter-background 1 3600000 7200000"]
+        for number in 1...delivered.count {
+            expected += ["did-enter-background \(number + 1) 3600000 7200000", "event \(number + 1) push \(number) \(padding)"]
+        }
+        expected.append("will-terminate 5000")
+        #expect(lines == expected, "\(lines.prefix(8).map { $0.prefix(60) }) … \(lines.suffix(4).map { $0.prefix(60) })")
+    }
+
     @Test func aChildHeldBackStillMeetsItsLimit() throws {
         let temporary = TemporaryDirectory()
         defer { temporary.remove() }

@@ -1,14 +1,16 @@
+import SuperviseLifecycle
 import SuperviseProtocol
 
 /// Writes events to one child's events pipe without ever blocking the supervisor.
 ///
 /// What the pipe can't take yet waits in a per-child backlog, flushed when the pipe is
 /// writable again. Lifecycle events are never dropped; `error` events are dropped (and
-/// counted) while the backlog is over ``backlogLimit``. Once the backlog is over ``fullAt``
+/// counted) while the backlog is over ``backlogLimit``, and the core refuses `event` commands
+/// (told ``backlogBytes``). Once the backlog is over ``fullAt``
 /// it is *full*: the child's requests are not read until it has read every event waiting,
 /// so what a child that does not read can make the supervisor queue stays bounded.
 public final class EventWriter {
-    static let backlogLimit = 64 * 1024
+    static let backlogLimit = ChildLifecycle.unreadEventsLimit
 
     /// How the backlog changed, for the loop to watch the right descriptors.
     public enum BacklogChange {
@@ -34,6 +36,8 @@ public final class EventWriter {
     /// More than ``fullAt`` bytes waited, and the child has not read them all yet.
     public private(set) var isFull = false
     public var onBacklogChange: (BacklogChange) -> Void = { _ in }
+    /// Bytes of events waiting for the pipe to take them.
+    public var backlogBytes: Int { backlog.count }
 
     public init(fd: Int32, maxOpenTasks: Int) {
         self.fd = fd
