@@ -1,6 +1,6 @@
 /// Everything decided about one child over all its runs: the current run's ``ChildLifecycle``,
-/// the runs before it, and when the next one starts (``RestartRules``, ``RestartBackoff``, or
-/// an event for a child without a process).
+/// the runs before it (the first and the last ``runLimit``, the rest summed), and when the next
+/// one starts (``RestartRules``, ``RestartBackoff``, or an event for a child without a process).
 ///
 /// Feed it every ``LifecycleInput`` with the instant it happened; carry out the actions of the
 /// ``ChildDecision`` it returns, in order; the decision's ``ChildStatus`` is all the shell needs
@@ -9,8 +9,10 @@ public struct ChildCore: Sendable {
     public let restartRules: RestartRules
     /// The current run.
     public private(set) var lifecycle: ChildLifecycle
-    /// The runs before it, oldest first.
-    public private(set) var pastRuns: [ChildLifecycle] = []
+    /// The runs before it: the first and the last ``runLimit``, oldest first.
+    private var pastRuns = HeadTailBuffer<ChildLifecycle>(headLimit: ChildCore.runLimit, tailLimit: ChildCore.runLimit)
+    /// The runs before it that are not kept, summed.
+    public private(set) var omittedRuns = OmittedRuns()
     private var backoff: RestartBackoff
     private var restartAt: Instant?
     private var runStartedAt: Instant?
@@ -29,8 +31,15 @@ public struct ChildCore: Sendable {
         backoff = RestartBackoff(restart)
     }
 
-    /// Every run's lifecycle, oldest first (a child never started has one, `not-running`).
-    public var runs: [ChildLifecycle] { pastRuns + [lifecycle] }
+    /// How many runs before the current one are kept at each end of the record.
+    public static let runLimit = 100
+
+    /// The kept runs' lifecycles, oldest first, the current one last (a child never started has
+    /// one, `not-running`); those between the first and the last ``runLimit`` are in ``omittedRuns``.
+    public var runs: [ChildLifecycle] { pastRuns.elements + [lifecycle] }
+
+    /// How many runs there were, kept or not.
+    public var runCount: Int { pastRuns.keptCount + omittedRuns.count + 1 }
 
     /// What the shell needs to know now.
     public var status: ChildStatus {
@@ -91,7 +100,7 @@ public struct ChildCore: Sendable {
         guard restart else { return }
         let delay = backoff.delay(afterRunOf: now - (runStartedAt ?? now))
         restartAt = now + delay
-        actions.append(.restartScheduled(after: delay, run: pastRuns.count + 2))
+        actions.append(.restartScheduled(after: delay, run: runCount + 1))
     }
 
     private mutating func startNextRun(_ actions: inout [LifecycleAction]) {
@@ -135,13 +144,17 @@ public struct ChildCore: Sendable {
     }
 
     /// Makes a fresh lifecycle for the next run; a run that never started is replaced, not kept.
+    /// The new run records what is left of the child's task records.
     private mutating func beginRun(_ start: RunStart) {
         restartAt = nil
         runStartedAt = nil
         spawnFailed = false
-        if lifecycle.launchedAt != nil || lifecycle.exit != nil { pastRuns.append(lifecycle) }
+        if lifecycle.launchedAt != nil || lifecycle.exit != nil, let dropped = pastRuns.append(lifecycle.asRecord) {
+            omittedRuns.add(dropped)
+        }
+        let tasksKept = pastRuns.elements.reduce(0) { $0 + $1.taskHistory.count }
         lifecycle = ChildLifecycle(settings: lifecycle.settings, freezerNotifies: lifecycle.freezerNotifies,
-                                   start: start)
+                                   start: start, taskRecordLimit: max(ChildLifecycle.taskHistoryLimit - tasksKept, 0))
     }
 }
 

@@ -86,7 +86,7 @@ extension ChildLifecycle {
     }
 
     private mutating func record(_ task: TaskRecord) {
-        guard taskHistory.count < Self.taskHistoryLimit else {
+        guard taskHistory.count < taskRecordLimit else {
             tasksNotRecorded += 1
             return
         }

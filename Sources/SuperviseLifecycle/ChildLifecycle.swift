@@ -13,8 +13,11 @@ public struct ChildLifecycle: Sendable {
     public internal(set) var aware = false
     /// The open task assertions, in the order they began.
     public internal(set) var openTasks = OpenTasks()
-    /// Every task this child asked for (up to ``taskHistoryLimit``), for the report.
+    /// Every task this run asked for (up to ``taskRecordLimit``), for the report.
     public internal(set) var taskHistory: [TaskRecord] = []
+    /// How many task records this run keeps: what is left of the child's ``taskHistoryLimit``
+    /// after the runs kept before it.
+    let taskRecordLimit: Int
     /// Tasks not kept in ``taskHistory`` because it was full.
     public internal(set) var tasksNotRecorded = 0
     /// Broken timing rules: the first and the last ``violationLimit`` (more only with
@@ -35,7 +38,8 @@ public struct ChildLifecycle: Sendable {
     /// freezer): whatever the state says, the child can't run until it is continued.
     public internal(set) var stoppedBy: Int32?
 
-    /// How many task records one child keeps; a flooding child can't grow the supervisor further.
+    /// How many task records one child keeps over all its runs; a flooding child can't grow the
+    /// supervisor further.
     public static let taskHistoryLimit = 100_000
     /// How many violations are kept at each end of a run.
     public static let violationLimit = 1_000
@@ -101,10 +105,12 @@ public struct ChildLifecycle: Sendable {
     public static let unreadEventsLimit = 64 * 1024
 
     /// A lifecycle under `settings`, begun as `start` says; `freezerNotifies` tells whether the
-    /// child's freezer notifies when a freeze completes.
-    public init(settings: LifecycleSettings, freezerNotifies: Bool = false, start: RunStart = .configured) {
+    /// child's freezer notifies when a freeze completes; it records up to `taskRecordLimit` tasks.
+    public init(settings: LifecycleSettings, freezerNotifies: Bool = false, start: RunStart = .configured,
+                taskRecordLimit: Int = ChildLifecycle.taskHistoryLimit) {
         self.settings = settings
         self.freezerNotifies = freezerNotifies
+        self.taskRecordLimit = taskRecordLimit
         switch start {
         case .configured:
             break
@@ -115,6 +121,19 @@ public struct ChildLifecycle: Sendable {
             launchEvents = [(kind, text)]
             self.afterReclaim = afterReclaim
         }
+    }
+
+    /// The finished run as the child's record keeps it: what only deciding needed (the task IDs
+    /// it remembered to answer, events held for a launch) is let go.
+    var asRecord: ChildLifecycle {
+        var run = self
+        run.historyIndex = [:]
+        run.expireSent = []
+        run.refusedIDs = []
+        run.openTasks = OpenTasks()
+        run.launchEvents = []
+        run.actions = []
+        return run
     }
 
     /// Has no process (exited or not running), and nothing of its tree is waited for any longer.

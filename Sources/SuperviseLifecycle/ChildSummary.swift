@@ -6,7 +6,7 @@ public struct ChildSummary: Equatable, Sendable {
     public var state: ChildState
     /// How the last run that exited ended; `nil` when none did.
     public var lastExit: ExitRecord?
-    /// How many runs were started (more than one when it was restarted).
+    /// How many runs were started (more than one when it was restarted), kept or not.
     public var runs: Int
     /// Time out of the foreground over all runs (``ChildLifecycle/backgroundTime``).
     public var backgroundTime: Duration
@@ -16,6 +16,8 @@ public struct ChildSummary: Equatable, Sendable {
     public var tasksExpired: Int
     /// The violations recorded, oldest first.
     public var violations: [Violation]
+    /// Violations of the runs no longer kept (``OmittedRuns``), not in ``violations``.
+    public var violationsNotRecorded = 0
     /// Verified freezes, over all runs.
     public var freezes: Int
     /// The verdict's rule: no violation, no non-zero counted status, no failed wait.
@@ -23,16 +25,17 @@ public struct ChildSummary: Equatable, Sendable {
 }
 
 extension ChildSummary {
-    /// Sums `runs` (oldest first) under their `verdict`.
-    public init(runs: [ChildLifecycle], verdict: ChildVerdict) {
+    /// Sums `runs` (oldest first) and the runs no longer kept (`omitted`) under their `verdict`.
+    public init(runs: [ChildLifecycle], omitted: OmittedRuns = OmittedRuns(), verdict: ChildVerdict) {
         state = runs.last?.state ?? .launching
         lastExit = runs.last { $0.exit != nil }?.exit
-        self.runs = runs.count
-        backgroundTime = runs.reduce(.zero) { $0 + $1.backgroundTime }
-        tasksAsked = runs.reduce(0) { $0 + $1.taskHistory.count + $1.tasksNotRecorded }
-        tasksExpired = runs.reduce(0) { $0 + $1.taskHistory.count { $0.expire != nil && !$0.refused } }
+        self.runs = runs.count + omitted.count
+        backgroundTime = runs.reduce(omitted.backgroundTime) { $0 + $1.backgroundTime }
+        tasksAsked = runs.reduce(omitted.tasksAsked) { $0 + $1.taskHistory.count + $1.tasksNotRecorded }
+        tasksExpired = runs.reduce(omitted.tasksExpired) { $0 + $1.taskHistory.count { $0.expire != nil && !$0.refused } }
         violations = runs.flatMap(\.violations)
-        freezes = runs.reduce(0) { $0 + $1.freezes }
+        violationsNotRecorded = omitted.violations
+        freezes = runs.reduce(omitted.freezes) { $0 + $1.freezes }
         passed = verdict.passed
     }
 }

@@ -13,6 +13,8 @@ public struct ChildVerdict: Equatable, Sendable {
         case exit(ExitRecord)
         /// A `wait` on stdin failed while waiting for this child: why, in one line.
         case wait(String)
+        /// Runs the record no longer keeps (``OmittedRuns``) had violations or failed exits.
+        case notRecorded(runs: Int, violations: Int, failedExits: Int)
     }
 
     /// Every failure, violations and exits in the order of the runs, then the failed waits.
@@ -20,9 +22,9 @@ public struct ChildVerdict: Equatable, Sendable {
     /// How long the child's runs ran, together: from each launch to its exit (or to the end).
     public let timeRun: Duration
 
-    /// Judges `runs` (oldest first) and the reasons of the failed waits that concern the child;
-    /// a run still going counts up to `end`.
-    public init(runs: [ChildLifecycle], failedWaits: [String], end: Instant) {
+    /// Judges `runs` (oldest first), the runs no longer kept (`omitted`, between them), and the
+    /// reasons of the failed waits that concern the child; a run still going counts up to `end`.
+    public init(runs: [ChildLifecycle], omitted: OmittedRuns = OmittedRuns(), failedWaits: [String], end: Instant) {
         var failures: [Failure] = []
         var timeRun = Duration.zero
         for run in runs {
@@ -35,8 +37,12 @@ public struct ChildVerdict: Equatable, Sendable {
                 if stop > launched { timeRun += stop - launched }
             }
         }
+        if omitted.violations > 0 || omitted.failedExits > 0 {
+            failures.append(.notRecorded(runs: omitted.count, violations: omitted.violations,
+                                         failedExits: omitted.failedExits))
+        }
         self.failures = failures + failedWaits.map(Failure.wait)
-        self.timeRun = timeRun
+        self.timeRun = timeRun + omitted.timeRun
     }
 
     /// No failure.

@@ -19,19 +19,28 @@ public struct HeadTailBuffer<Element> {
     /// Whether the next element appended would be kept (so callers can skip building it).
     public var keepsNext: Bool { head.count < headLimit || tailLimit > 0 }
 
-    public mutating func append(_ element: Element) {
+    /// Appends `element`; returns the element it made the buffer let go of, if any: the oldest of
+    /// the tail, or `element` itself once the head is full and there is no tail.
+    @discardableResult
+    public mutating func append(_ element: Element) -> Element? {
         if head.count < headLimit {
             head.append(element)
-        } else if tail.count < tailLimit {
-            tail.append(element)
-        } else if tailLimit > 0 {
-            tail[tailStart] = element
-            tailStart = (tailStart + 1) % tailLimit
-            omitted += 1
-        } else {
-            omitted += 1
+            return nil
         }
+        if tail.count < tailLimit {
+            tail.append(element)
+            return nil
+        }
+        omitted += 1
+        guard tailLimit > 0 else { return element }
+        let dropped = tail[tailStart]
+        tail[tailStart] = element
+        tailStart = (tailStart + 1) % tailLimit
+        return dropped
     }
+
+    /// How many elements are kept.
+    public var keptCount: Int { head.count + tail.count }
 
     /// The kept elements, oldest first: the head, then the tail.
     public var elements: [Element] {

@@ -95,6 +95,38 @@ import SuperviseTestSupport
         #expect(lines == expected, "\(lines.prefix(8).map { $0.prefix(60) }) … \(lines.suffix(4).map { $0.prefix(60) })")
     }
 
+    /// A child restarted at once every time it exits: the report keeps the first and the last
+    /// 100 runs before the last, and counts those between (it kept every one, growing).
+    @Test func manyRestartsKeepTheRunsRecordBounded() throws {
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
+        let started = temporary.file("started"), config = temporary.file("supervise.toml")
+        try """
+            restart = "always"
+            restart-delay = 0
+            restart-delay-max = 0
+            [child.w]
+            command = ["sh", "-c", "echo run >> \\"$1\\"", "sh", "\(started)"]
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        func runs() -> Int { ((try? String(contentsOfFile: started, encoding: .utf8)) ?? "").count { $0 == "\n" } }
+        var rss: Int?
+        let page = temporary.file("run.html")
+        let run = try Supervise.run(["--log-level", "error", "--config", config, "--html", page], timeout: 120) { process in
+            #expect(eventually(timeout: 90) { runs() >= 400 }, "\(runs()) runs")
+            rss = Self.residentKB(process.processIdentifier)
+            kill(process.processIdentifier, SIGTERM)
+        }
+        let kept = run.child["runs"] as? [Any] ?? []
+        let notRecorded = run.child["runs_not_recorded"] as? Int ?? -1
+        #expect(kept.count == 201, "the first 100, the last 100 and the last run")
+        let total = runs()
+        #expect(total >= 400 && (total...(total + 1)).contains(kept.count + notRecorded),
+                "\(total) runs started; \(kept.count) kept, \(notRecorded) not recorded")
+        #expect(try #require(rss) < 60 * 1024, "the supervisor holds \(rss ?? 0) KiB")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains("w: \(notRecorded) runs not recorded between the first and the last 100"))
+    }
+
     @Test func aChildHeldBackStillMeetsItsLimit() throws {
         let temporary = TemporaryDirectory()
         defer { temporary.remove() }

@@ -113,7 +113,7 @@ import Testing
         #expect(handle(.event(kind: "fetch", text: nil)) == [.startRun])
         #expect(handle(.launched).prefix(2) == [.note("launched for event fetch"),
                                                 .send(.didFinishLaunching(.background, reclaimed: true))])
-        #expect(core.runs.count == 2 && core.pastRuns[0].exit?.by == .reclaim)
+        #expect(core.runs.count == 2 && core.runs[0].exit?.by == .reclaim)
     }
 
     @Test mutating func aChildThatExitedOnItsOwnIsLaunchedForAnEventWithoutTheWord() {

@@ -9,6 +9,7 @@ extension ChildVerdict.Failure {
         case .violation: "violation"
         case .exit: "exit"
         case .wait: "wait"
+        case .notRecorded(_, let violations, _): violations > 0 ? "violation" : "exit"
         }
     }
 
@@ -37,6 +38,11 @@ extension ChildVerdict.Failure {
             }
         case .wait(let reason):
             return reason
+        case .notRecorded(let runs, let violations, let failedExits):
+            let what = [violations > 0 ? "\(violations) violation\(violations == 1 ? "" : "s")" : nil,
+                        failedExits > 0 ? "\(failedExits) failed exit\(failedExits == 1 ? "" : "s")" : nil]
+            return what.compactMap { $0 }.joined(separator: " and ")
+                + " in the \(runs) runs the report no longer keeps (between the first and the last \(ChildCore.runLimit))"
         }
     }
 
@@ -45,6 +51,7 @@ extension ChildVerdict.Failure {
         switch self {
         case .violation, .wait: true
         case .exit: false
+        case .notRecorded(_, let violations, _): violations > 0
         }
     }
 }

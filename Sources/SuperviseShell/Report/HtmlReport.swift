@@ -1,3 +1,5 @@
+import SuperviseLifecycle
+
 /// The picture of a run: one self-contained HTML page (no script, no network: its
 /// Content-Security-Policy allows neither) holding one SVG timeline drawn from the JSON report,
 /// as `--html FILE` and `supervise report FILE --html OUT` write it (docs/report.md).
@@ -101,6 +103,10 @@ public enum HtmlReport {
             }
             if child.violationsNotRecorded > 0 {
                 lines.append("\(child.name): \(HtmlFormat.count(child.violationsNotRecorded)) violations not recorded")
+            }
+            if child.runsNotRecorded > 0 {
+                lines.append("\(child.name): \(HtmlFormat.count(child.runsNotRecorded)) runs not recorded"
+                             + " between the first and the last \(ChildCore.runLimit)")
             }
             return lines
         }

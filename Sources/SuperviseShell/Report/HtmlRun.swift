@@ -60,6 +60,7 @@ struct HtmlRun {
         var lifecycleEntriesDropped: Int
         var tasksNotRecorded: Int
         var violationsNotRecorded: Int
+        var runsNotRecorded: Int
         var windowMS: Double?
         var limitMS: Double?
         var expiryWarningMS: Double?
@@ -113,6 +114,7 @@ struct HtmlRun {
             lifecycleEntriesDropped: count("lifecycle_entries_dropped"),
             tasksNotRecorded: count("tasks_not_recorded"),
             violationsNotRecorded: count("violations_not_recorded"),
+            runsNotRecorded: count("runs_not_recorded"),
             windowMS: json["settings"]?["window_ms"]?.number,
             limitMS: json["settings"]?["limit_ms"]?.number,
             expiryWarningMS: json["settings"]?["expiry_warning_ms"]?.number)

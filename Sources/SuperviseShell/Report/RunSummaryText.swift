@@ -73,7 +73,9 @@ public struct RunSummaryText: Sendable {
         if summary.tasksAsked > 0 {
             parts.append("tasks: \(summary.tasksAsked)" + (summary.tasksExpired > 0 ? ", \(summary.tasksExpired) expired" : ""))
         }
-        if !summary.violations.isEmpty { parts.append("violations: " + violations(summary.violations)) }
+        if !summary.violations.isEmpty || summary.violationsNotRecorded > 0 {
+            parts.append("violations: " + violations(summary.violations, notRecorded: summary.violationsNotRecorded))
+        }
         if summary.freezes > 0 {
             parts.append("\(summary.freezes) freeze\(summary.freezes == 1 ? "" : "s") (\(child.freezer))")
         }
@@ -94,13 +96,15 @@ public struct RunSummaryText: Sendable {
         }
     }
 
-    /// `expiry (upload, sync), window, +3 more`.
-    static func violations(_ violations: [Violation]) -> String {
+    /// `expiry (upload, sync), window, +3 more`; the `notRecorded` ones (of runs no longer kept)
+    /// are among the more.
+    static func violations(_ violations: [Violation], notRecorded: Int = 0) -> String {
         var shown = violations.prefix(violationsShown).map { violation in
             guard !violation.tasks.isEmpty else { return violation.kind.rawValue }
             return "\(violation.kind.rawValue) (\(list(violation.tasks.map { $0.name ?? $0.id.rawValue })))"
         }
-        if violations.count > violationsShown { shown.append("+\(violations.count - violationsShown) more") }
+        let more = max(violations.count - violationsShown, 0) + notRecorded
+        if more > 0 { shown.append("+\(more) more") }
         return shown.joined(separator: ", ")
     }
 

@@ -66,8 +66,10 @@ final class SupervisedChild {
     var isFinished: Bool { status.isFinished }
     /// The current run's lifecycle.
     var lifecycle: ChildLifecycle { core.lifecycle }
-    /// Every run's lifecycle, oldest first.
+    /// The kept runs' lifecycles, oldest first (``ChildCore/runLimit`` at each end).
     var runs: [ChildLifecycle] { core.runs }
+    /// The runs between those kept, summed.
+    var omittedRuns: OmittedRuns { core.omittedRuns }
     /// The earliest instant this child needs the loop to wake up for.
     var nextDeadline: Instant? { status.nextDeadline }
 

@@ -32,7 +32,7 @@ extension Supervisor {
         var annotations = ""
         for child in children {
             let waits = failedSteps.filter { $0.children.contains(child.name) }.map(\.message)
-            let verdict = ChildVerdict(runs: child.runs, failedWaits: waits, end: end)
+            let verdict = ChildVerdict(runs: child.runs, omitted: child.omittedRuns, failedWaits: waits, end: end)
             cases.append(JUnitReport.TestCase(name: child.name, classname: "supervise", time: verdict.timeRun,
                                               failure: junitFailure(verdict.failures, of: child)))
             for failure in verdict.failures where failure.isAnnotated {

@@ -126,7 +126,7 @@ extension Supervisor {
                          ("begin_ms", ms(task.begin)), ("end_ms", ms(task.end)),
                          ("expire_ms", ms(task.expire)), ("refused", .bool(task.refused))])
             })),
-            ("tasks_not_recorded", .int(Int64(runs.map(\.tasksNotRecorded).reduce(0, +)))),
+            ("tasks_not_recorded", .int(Int64(runs.map(\.tasksNotRecorded).reduce(child.omittedRuns.tasksAsked, +)))),
             ("violations", .array(runs.flatMap(\.violations).map { violation in
                 .object([("kind", .string(violation.kind.rawValue)), ("at_ms", ms(violation.at)),
                          ("action", .string(violation.action.rawValue)),
@@ -134,7 +134,8 @@ extension Supervisor {
                              .object([("id", .string($0.id.rawValue)), ("name", .string($0.name))])
                          }))])
             })),
-            ("violations_not_recorded", .int(Int64(runs.map(\.violationRecords.omitted).reduce(0, +)))),
+            ("violations_not_recorded",
+             .int(Int64(runs.map(\.violationRecords.omitted).reduce(child.omittedRuns.violations, +)))),
             ("snapshots", .array(child.snapshots.elements.map { snapshot in
                 .object([("t_ms", .double(snapshot.milliseconds)), ("rss_kb", .int(Int64(snapshot.usage.rssKB))),
                          ("cpu_ms", .double(snapshot.usage.cpuMS))])
@@ -142,6 +143,7 @@ extension Supervisor {
             ("snapshots_not_recorded", .int(Int64(child.snapshots.omitted))),
             ("exit", exitJSON(lifecycle.exit)),
             ("runs", .array(runs.map { .object([("exit", exitJSON($0.exit))]) })),
+            ("runs_not_recorded", .int(Int64(child.omittedRuns.count))),
         ])
     }
 }

@@ -8,9 +8,9 @@ extension Supervisor {
         let end = MonotonicClock.now()
         let summaries = children.map { child in
             let waits = failedSteps.filter { $0.children.contains(child.name) }.map(\.message)
-            let verdict = ChildVerdict(runs: child.runs, failedWaits: waits, end: end)
+            let verdict = ChildVerdict(runs: child.runs, omitted: child.omittedRuns, failedWaits: waits, end: end)
             return RunSummaryText.Child(name: child.name, freezer: child.unit.kind.rawValue,
-                                        summary: ChildSummary(runs: child.runs, verdict: verdict),
+                                        summary: ChildSummary(runs: child.runs, omitted: child.omittedRuns, verdict: verdict),
                                         spawnFailure: child.spawnFailure?.message)
         }
         let text = RunSummaryText(children: summaries, exitStatus: exitStatus, rule: outcome.rule).text

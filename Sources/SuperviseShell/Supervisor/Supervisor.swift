@@ -86,7 +86,9 @@ public final class Supervisor {
         for spec in specs { launch(spec) }
         runLoop()
         closeControl()
-        outcome.violationKill = children.contains { child in child.runs.contains { $0.exit?.by == .violation } }
+        outcome.violationKill = children.contains { child in
+            child.omittedRuns.killedForViolation || child.runs.contains { $0.exit?.by == .violation }
+        }
         // A result file that can't be written is the supervisor's failure (125); the JUnit
         // results go first, so that the report written after them says so.
         if !writeCIResults() { outcome.supervisorFailed = true }
