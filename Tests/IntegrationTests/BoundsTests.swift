@@ -127,6 +127,22 @@ import SuperviseTestSupport
         #expect(html.contains("w: \(notRecorded) runs not recorded between the first and the last 100"))
     }
 
+    /// Failed waits don't stop a script's commands: an endless script of them kept every one
+    /// for the JUnit results. The first and the last 1,000 are kept, the rest counted.
+    @Test func manyFailedWaitsKeepTheJUnitResultsBounded() throws {
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
+        let junit = temporary.file("junit.xml")
+        let script = String(repeating: "wait suspended timeout=1ms\n", count: 2 * 1000 + 37) + "terminate\n"
+        let run = try Supervise.run(["--log-level", "critical", "--junit", junit, "--", "sleep", "30"],
+                                    stdin: script, timeout: 120)
+        #expect(run.status == 123, "\(run.stderr.suffix(500))")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains("37 more stdin steps failed, not recorded (between the first and the last 1000)"))
+        let listed = xml.components(separatedBy: "timed out: sleep is active").count - 1
+        #expect(listed == 2 * 1000 + 1, "the child's failure quotes the first, then lists the kept waits: \(listed)")
+    }
+
     @Test func aChildHeldBackStillMeetsItsLimit() throws {
         let temporary = TemporaryDirectory()
         defer { temporary.remove() }

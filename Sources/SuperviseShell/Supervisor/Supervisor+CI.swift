@@ -20,6 +20,10 @@ struct FailedStep {
 }
 
 extension Supervisor {
+    /// How many failed stdin steps are kept at each end of the run (a script of failing waits
+    /// can be endless with `--keep-going` or a terminal).
+    static let failedStepLimit = 1_000
+
     /// How many of a child's last protocol lines a JUnit failure quotes.
     static let junitProtocolLines = 20
 
@@ -30,8 +34,9 @@ extension Supervisor {
         let end = MonotonicClock.now()
         var cases: [JUnitReport.TestCase] = []
         var annotations = ""
+        let steps = failedSteps.elements
         for child in children {
-            let waits = failedSteps.filter { $0.children.contains(child.name) }.map(\.message)
+            let waits = steps.filter { $0.children.contains(child.name) }.map(\.message)
             let verdict = ChildVerdict(runs: child.runs, omitted: child.omittedRuns, failedWaits: waits, end: end)
             cases.append(JUnitReport.TestCase(name: child.name, classname: "supervise", time: verdict.timeRun,
                                               failure: junitFailure(verdict.failures, of: child)))
@@ -39,11 +44,17 @@ extension Supervisor {
                 annotations += GitHubAnnotation.error(title: "supervise: \(child.name)", message: failure.message(origin: origin))
             }
         }
-        for step in failedSteps where step.children.isEmpty {
+        for step in steps where step.children.isEmpty {
             cases.append(JUnitReport.TestCase(name: "stdin line \(step.line)", classname: "supervise", time: .zero,
                                               failure: JUnitReport.Failure(message: step.message, type: step.kind.rawValue,
                                                                            body: step.message + "\n")))
             annotations += GitHubAnnotation.error(title: "supervise: stdin line \(step.line)", message: step.message)
+        }
+        if failedSteps.omitted > 0 {
+            let message = "\(failedSteps.omitted) more stdin steps failed, not recorded (between the first and the last "
+                + "\(Self.failedStepLimit))"
+            cases.append(JUnitReport.TestCase(name: "stdin steps not recorded", classname: "supervise", time: .zero,
+                                              failure: JUnitReport.Failure(message: message, type: "wait", body: message + "\n")))
         }
         if options.githubAnnotations, !annotations.isEmpty {
             Descriptor.writeAll(Descriptor.standardOutput, annotations)

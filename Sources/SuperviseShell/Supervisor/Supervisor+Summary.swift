@@ -6,8 +6,9 @@ extension Supervisor {
     func writeSummary(exitStatus: Int32) {
         guard options.summary else { return }
         let end = MonotonicClock.now()
+        let steps = failedSteps.elements
         let summaries = children.map { child in
-            let waits = failedSteps.filter { $0.children.contains(child.name) }.map(\.message)
+            let waits = steps.filter { $0.children.contains(child.name) }.map(\.message)
             let verdict = ChildVerdict(runs: child.runs, omitted: child.omittedRuns, failedWaits: waits, end: end)
             return RunSummaryText.Child(name: child.name, freezer: child.unit.kind.rawValue,
                                         summary: ChildSummary(runs: child.runs, omitted: child.omittedRuns, verdict: verdict),

@@ -24,7 +24,9 @@ public final class Supervisor {
     /// The control socket's clients, when `--socket` is given.
     var control: ControlServer?
     var outcome = RunOutcome()
-    var failedSteps: [FailedStep] = []
+    /// The stdin steps that failed the run: the first and the last ``failedStepLimit``, the rest counted.
+    var failedSteps = HeadTailBuffer<FailedStep>(headLimit: Supervisor.failedStepLimit,
+                                                 tailLimit: Supervisor.failedStepLimit)
     var terminationSignals = 0
     var openFilesLimit: (soft: UInt64, hard: UInt64)?
     var devNull: Int32 = -1
