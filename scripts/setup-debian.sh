@@ -8,7 +8,8 @@ set -euo pipefail
 # chromium: PictureTests renders the HTML picture of a run (--html) headless and checks its pixels.
 # tini: PIDOneTests runs the same pid-1 cases under tini (docker run --init) to compare.
 # python3-yaml: DeployExampleTests parses examples/kubernetes/pod.yaml.
-packages=(libcap-dev strace procps python3 util-linux nginx postgresql time chromium tini python3-yaml)
+# python3-pip: installs junitparser below.
+packages=(libcap-dev strace procps python3 util-linux nginx postgresql time chromium tini python3-yaml python3-pip)
 missing=()
 for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
@@ -31,6 +32,13 @@ if [ ${#missing[@]} -gt 0 ]; then
     if [[ " ${missing[*]} " == *" nginx "* ]] && command -v systemctl >/dev/null; then
         $sudo systemctl disable --quiet nginx.service 2>/dev/null || true
     fi
+fi
+# junitparser: CIRunnerTests reads the JUnit results as CI test reporters do. From PyPI into the
+# system python3 (Debian has no package); pip before 23 has no --break-system-packages.
+if ! /usr/bin/python3 -c 'import junitparser' 2>/dev/null; then
+    pip=(/usr/bin/python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore)
+    [ "$(id -u)" -eq 0 ] || pip=(sudo "${pip[@]}")
+    "${pip[@]}" --break-system-packages junitparser 2>/dev/null || "${pip[@]}" junitparser
 fi
 # The privilege tests run children as this unprivileged user (docs/security.md); they make it
 # themselves when run as root, this saves them the trouble.
