@@ -10,7 +10,7 @@ enum AnnotationChoice: String, CaseIterable {
     case none
 }
 
-/// The CI results' options: `--annotations`, `--junit-suite`, and who gets the result files.
+/// The CI results' options: `--annotations` and `--junit-suite`.
 extension SuperviseCommand {
     func validateCIResults() throws(ValidationError) {
         if junitSuite != nil, junit == nil {
@@ -37,10 +37,5 @@ extension SuperviseCommand {
         var name = config.split(separator: "/").last.map(String.init) ?? config
         if name.hasSuffix(".toml"), name.count > 5 { name.removeLast(5) }
         return name
-    }
-
-    /// Who the result files are given to: the user who ran `sudo supervise` (docs/security.md).
-    var resultOwner: ResultOwner? {
-        ResultOwner.sudoUser(environment: CurrentProcess.environment, effectiveUID: CurrentProcess.effectiveUserID)
     }
 }

@@ -220,6 +220,7 @@ struct SuperviseCommand: ParsableCommand {
 
     /// `--report`, `--junit` and `--html`, each checked before anything is launched: a regular
     /// file or none, in a directory that takes a new file, no two the same, none the config file.
+    /// Under sudo they are the invoking user's (``ResultOwner``).
     func resultFiles() throws(ValidationError) -> (report: ResultFile?, junit: ResultFile?, html: ResultFile?) {
         var opened: [(option: String, file: ResultFile)] = []
         for (option, path) in [("--report", report), ("--junit", junit), ("--html", html)] {
@@ -227,7 +228,7 @@ struct SuperviseCommand: ParsableCommand {
             let quoted = "'\(ControlEscapes.escaped(path))'"
             let file: ResultFile
             do throws(ResultFileError) {
-                file = try ResultFile(path: path, owner: resultOwner)
+                file = try ResultFile(path: path, owner: .ofThisProcess)
             } catch {
                 throw ValidationError("\(option) \(quoted): \(error.message)")
             }

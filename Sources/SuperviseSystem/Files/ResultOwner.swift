@@ -9,6 +9,11 @@ public struct ResultOwner: Equatable, Sendable {
         self.gid = gid
     }
 
+    /// ``sudoUser(environment:effectiveUID:)`` for this process: who its result files go to.
+    public static var ofThisProcess: ResultOwner? {
+        sudoUser(environment: CurrentProcess.environment, effectiveUID: CurrentProcess.effectiveUserID)
+    }
+
     /// The invoking user as sudo names it (`SUDO_UID`, `SUDO_GID`), when the supervisor runs as
     /// root (`effectiveUID` 0) and both are whole numbers; nil otherwise, and for root itself.
     /// Whoever may run supervise as root may run anything as root: the variables grant nothing.
