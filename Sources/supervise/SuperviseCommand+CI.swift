@@ -4,7 +4,7 @@ import SuperviseSystem
 
 /// `--annotations`: whether violations and failed waits are printed as GitHub `::error` lines.
 enum AnnotationChoice: String, CaseIterable {
-    /// When the environment has `GITHUB_ACTIONS=true`, as GitHub sets it in every job (and sudo drops).
+    /// When the environment has `GITHUB_ACTIONS=true`, as GitHub sets it in every job (sudo drops it).
     case auto
     case github
     case none
