@@ -8,7 +8,7 @@ set -euo pipefail
 # chromium: PictureTests renders the HTML picture of a run (--html) headless and checks its pixels.
 # tini: PIDOneTests runs the same pid-1 cases under tini (docker run --init) to compare.
 # python3-yaml: DeployExampleTests parses examples/kubernetes/pod.yaml.
-# python3-pip: installs gunicorn below.
+# python3-pip: installs gunicorn and junitparser below.
 packages=(libcap-dev strace procps python3 util-linux nginx postgresql time chromium tini python3-yaml python3-pip)
 missing=()
 for package in "${packages[@]}"; do
@@ -33,12 +33,14 @@ if [ ${#missing[@]} -gt 0 ]; then
         $sudo systemctl disable --quiet nginx.service 2>/dev/null || true
     fi
 fi
-# gunicorn: ForwardTargetTests reloads it with SIGHUP under load. From PyPI into the system
-# python3 (Debian's own package lags far behind); pip before 23 has no --break-system-packages.
-if ! /usr/bin/python3 -c 'import gunicorn' 2>/dev/null; then
+# gunicorn: ForwardTargetTests reloads it with SIGHUP under load; junitparser: CIRunnerTests
+# reads the JUnit results as CI test reporters do. From PyPI into the system python3 (Debian's
+# own gunicorn lags far behind, and it has no junitparser); pip before 23 has no
+# --break-system-packages.
+if ! /usr/bin/python3 -c 'import gunicorn, junitparser' 2>/dev/null; then
     pip=(/usr/bin/python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore)
     [ "$(id -u)" -eq 0 ] || pip=(sudo "${pip[@]}")
-    "${pip[@]}" --break-system-packages gunicorn 2>/dev/null || "${pip[@]}" gunicorn
+    "${pip[@]}" --break-system-packages gunicorn junitparser 2>/dev/null || "${pip[@]}" gunicorn junitparser
 fi
 # The privilege tests run children as this unprivileged user (docs/security.md); they make it
 # themselves when run as root, this saves them the trouble.

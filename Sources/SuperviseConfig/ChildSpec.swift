@@ -19,6 +19,8 @@ public struct ChildSpec: Equatable, Sendable {
     public var autostart = true
     /// Between children suspended at the same instant, the lower is reclaimed first.
     public var priority = 0
+    /// Where the config file defines the child (its `[child.NAME]` table); nil on the command line.
+    public var configLocation: ConfigLocation?
 
     public init(name: String, command: [String], environment: [String: String] = [:],
                 workingDirectory: String? = nil, settings: LifecycleSettings = LifecycleSettings(),
@@ -42,5 +44,16 @@ public struct ChildSpec: Equatable, Sendable {
         for (key, value) in privileges.identity?.loginEnvironment ?? [:] where environment[key] == nil {
             environment[key] = value
         }
+    }
+}
+
+/// A place in the config file: the path given to `--config` and a line (from 1).
+public struct ConfigLocation: Equatable, Sendable {
+    public var path: String
+    public var line: Int
+
+    public init(path: String, line: Int) {
+        self.path = path
+        self.line = line
     }
 }

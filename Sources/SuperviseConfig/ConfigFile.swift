@@ -97,6 +97,7 @@ public enum ConfigFile {
         }
         var spec = ChildSpec(name: name, command: command, environment: own.environment,
                              workingDirectory: own.workingDirectory)
+        spec.configLocation = ConfigLocation(path: reader.path, line: table.line)
         spec.confine(try reader.privileges(of: own, section: section))
         (spec.settings, spec.freezer) = defaults.settings.merged(with: commandLine).merged(with: own.settings).resolved()
         for level in [defaults, own] {

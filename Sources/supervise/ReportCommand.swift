@@ -32,7 +32,7 @@ struct ReportCommand: ParsableCommand {
     mutating func run() throws {
         let destination: ResultFile
         do throws(ResultFileError) {
-            destination = try ResultFile(path: html)
+            destination = try ResultFile(path: html, owner: .ofThisProcess)
         } catch {
             throw ValidationError("--html '\(ControlEscapes.escaped(html))': \(error.message)")
         }

@@ -113,6 +113,13 @@ struct SuperviseCommand: ParsableCommand {
     @Option(name: .customLong("html"), help: ArgumentHelp("Write the run's timeline as an HTML page to this file.", valueName: "file"))
     var html: String?
 
+    @Option(name: .customLong("junit-suite"), help: ArgumentHelp("Name the JUnit suite. (default: config or child name)", valueName: "name"))
+    var junitSuite: String?
+
+    @Option(name: .customLong("annotations"), help: ArgumentHelp("GitHub ::error lines; auto: if GITHUB_ACTIONS=true.",
+                               valueName: "format"))
+    var annotations: AnnotationChoice?
+
     @Option(name: .customLong("violation-status"), parsing: .unconditional, help: ArgumentHelp("The exit status when a violation killed a child. (default 124)", valueName: "n"))
     var violationStatus: Int32?
 
@@ -175,6 +182,7 @@ struct SuperviseCommand: ParsableCommand {
         if socketGroup != nil, socket == nil {
             throw ValidationError("--socket-group is for the control socket: give --socket PATH too")
         }
+        try validateCIResults()
     }
 
     /// The signal table with every `--signal SIG=ACTION` applied, in order, and the terminal's
@@ -212,6 +220,7 @@ struct SuperviseCommand: ParsableCommand {
 
     /// `--report`, `--junit` and `--html`, each checked before anything is launched: a regular
     /// file or none, in a directory that takes a new file, no two the same, none the config file.
+    /// Under sudo they are the invoking user's (``ResultOwner``).
     func resultFiles() throws(ValidationError) -> (report: ResultFile?, junit: ResultFile?, html: ResultFile?) {
         var opened: [(option: String, file: ResultFile)] = []
         for (option, path) in [("--report", report), ("--junit", junit), ("--html", html)] {
@@ -219,7 +228,7 @@ struct SuperviseCommand: ParsableCommand {
             let quoted = "'\(ControlEscapes.escaped(path))'"
             let file: ResultFile
             do throws(ResultFileError) {
-                file = try ResultFile(path: path)
+                file = try ResultFile(path: path, owner: .ofThisProcess)
             } catch {
                 throw ValidationError("\(option) \(quoted): \(error.message)")
             }
@@ -327,7 +336,8 @@ struct SuperviseCommand: ParsableCommand {
         options.junit = results.junit
         options.cgroupRoot = cgroupRoot
         options.html = results.html
-        options.githubAnnotations = CurrentProcess.environment.contains("GITHUB_ACTIONS=true")
+        options.githubAnnotations = githubAnnotations
+        options.junitSuite = junitSuiteName(specs: specs)
         options.violationStatus = violationStatus ?? options.violationStatus
         options.signalTable = try signalTable()
         options.prefixOutput = !noPrefix
@@ -380,6 +390,7 @@ extension RawValueArgument {
 extension WindowOverrunAction: RawValueArgument {}
 extension FreezerChoice: RawValueArgument {}
 extension LaunchState: RawValueArgument {}
+extension AnnotationChoice: RawValueArgument {}
 extension ControlSource: RawValueArgument {}
 extension LogFormat: RawValueArgument {}
 extension Logger.Level: @retroactive ExpressibleByArgument, RawValueArgument {}

@@ -130,9 +130,9 @@ import SuperviseTestSupport
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.example("ci/check-lifecycle.sh"))
         process.arguments = worker
-        process.environment = ProcessInfo.processInfo.environment.merging(environment.merging([
+        process.environment = ProcessInfo.processInfo.environment.merging([
             "SUPERVISE": Supervise.binary, "WINDOW": "2", "LIMIT": "3", "EXPIRY_WARNING": "1",
-        ]) { $1 }) { $1 }
+        ].merging(environment) { $1 }) { $1 }
         process.currentDirectoryURL = directory
         let output = Pipe.closedOnExec()
         process.standardOutput = output
@@ -166,6 +166,29 @@ import SuperviseTestSupport
         let page = try String(contentsOfFile: html, encoding: .utf8)
         #expect(page.contains("data-child=\"worker\"") && page.contains("expiry violation: killed</text>"))
         #expect(result.output.contains("lifecycle check: the timeline is drawn in \(html)"))
+    }
+
+    /// The sudo route of docs/deploy.md: `SUPERVISE="sudo …"`, `--annotations github` in
+    /// SUPERVISE_OPTIONS. `env` with sudo's variables (and without GITHUB_ACTIONS, which sudo
+    /// drops) stands in for sudo: the results are the invoking user's, the failure annotated.
+    @Test(.enabled(if: TestUser.missingReason == nil, "\(TestUser.missingReason ?? "")"))
+    func ciCheckUnderSudoLeavesItsResultsToTheInvokingUser() throws {
+        let user = try #require(getpwnam(TestUser.name)).pointee
+        let junit = directory.appendingPathComponent("junit.xml").path
+        let report = directory.appendingPathComponent("report.json").path
+        let result = try checkLifecycle([Supervise.worker("aware-worker.sh")], [
+            "SUPERVISE": "env SUDO_UID=\(user.pw_uid) SUDO_GID=\(user.pw_gid) GITHUB_ACTIONS= \(Supervise.binary)",
+            "SUPERVISE_OPTIONS": "--annotations github", "WORKER_ON_BACKGROUND": "hold",
+            "REPORT": report, "JUNIT": junit, "JUNIT_SUITE": "python-worker",
+        ])
+        #expect(result.status == 124, "\(result.output)")
+        #expect(result.output.contains("::error title=supervise%3A worker::expiry violation at "), "\(result.output)")
+        for file in [junit, report] {
+            var info = stat()
+            #expect(lstat(file, &info) == 0 && info.st_uid == user.pw_uid && info.st_gid == user.pw_gid, "\(file)")
+        }
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains("<testsuite name=\"python-worker\"") && xml.contains("classname=\"python-worker\""), "\(xml)")
     }
 
     @Test func ciCheckFailsAWorkerThatOverrunsItsWindow() throws {

@@ -7,10 +7,13 @@ import SuperviseTestSupport
     let temporary = TemporaryDirectory(prefix: "supervise-report")
 
     /// Runs the binary with exactly `arguments` (no `--report` added); its status, stdout and stderr.
-    func supervise(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    func supervise(_ arguments: [String], environment: [String: String] = [:]) throws
+        -> (status: Int32, stdout: String, stderr: String)
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Supervise.binary)
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         let output = CapturedOutput(of: process)
         try process.run()
@@ -34,6 +37,19 @@ import SuperviseTestSupport
         let page = try String(contentsOfFile: atRunTime, encoding: .utf8)
         #expect(page.hasPrefix("<!DOCTYPE html>") && page.contains("data-child=\"sh\""))
         #expect(try String(contentsOfFile: later, encoding: .utf8) == page)
+    }
+
+    /// `sudo supervise report …` leaves the page to the user who ran it, as a run's own results.
+    @Test(.enabled(if: TestUser.missingReason == nil, "\(TestUser.missingReason ?? "")"))
+    func underSudoThePageIsTheInvokingUsers() throws {
+        let user = try #require(getpwnam(TestUser.name)).pointee
+        let report = temporary.file("run.json"), page = temporary.file("run.html")
+        #expect(try supervise(["--report", report, "--", "true"]).status == 0)
+        let drawn = try supervise(["report", report, "--html", page],
+                                  environment: ["SUDO_UID": "\(user.pw_uid)", "SUDO_GID": "\(user.pw_gid)"])
+        #expect(drawn.status == 0, "\(drawn.stderr)")
+        var info = stat()
+        #expect(lstat(page, &info) == 0 && info.st_uid == user.pw_uid && info.st_gid == user.pw_gid)
     }
 
     @Test(arguments: [

@@ -20,9 +20,30 @@ import SuperviseTestSupport
 
     @Test func aMinimalChildGetsTheBuiltInDefaults() throws {
         let specs = try parse("[child.api]\ncommand = [\"./api\"]")
-        #expect(specs == [ChildSpec(name: "api", command: ["./api"])])
+        var expected = ChildSpec(name: "api", command: ["./api"])
+        expected.configLocation = ConfigLocation(path: "test.toml", line: 1)
+        #expect(specs == [expected])
         #expect(specs[0].settings == LifecycleSettings())
         #expect(specs[0].restart.delay == .seconds(1) && specs[0].restart.delayMax == .seconds(30))
+    }
+
+    /// A GitHub annotation points at the child's table (issue 28): its header's line, or the line of
+    /// the key that made it.
+    @Test func eachChildRemembersWhereTheFileDefinesIt() throws {
+        let specs = try parse("""
+            window = "1s"
+
+            [child.web]
+            command = ["./web"]
+            # a comment
+            [child.worker]
+            window = "2s"
+            command = ["./worker"]
+            [child]
+            inline = { command = ["./inline"] }
+            """)
+        #expect(specs.map(\.name) == ["web", "worker", "inline"])
+        #expect(specs.map(\.configLocation) == [3, 6, 10].map { ConfigLocation(path: "test.toml", line: $0) })
     }
 
     @Test func readsEveryChildKeyInFileOrder() throws {

@@ -15,23 +15,28 @@
 # failure status, or 2 for bad settings.
 #
 # Settings, from the environment:
-#   SUPERVISE        the supervise binary (default: supervise on PATH)
-#   WINDOW, LIMIT, EXPIRY_WARNING   timing rules in seconds (default 2, 10, 3)
+#   SUPERVISE        the supervise command, split on spaces (default: supervise on PATH;
+#                    e.g. "sudo .build/release/supervise" for the cgroup freezer on a CI runner)
+#   WINDOW, LIMIT, EXPIRY_WARNING   timing rules in seconds (default 5, 30, 5: supervise's own,
+#                    with headroom for a loaded CI runner; see docs/deploy.md, "GitHub Actions")
 #   LAUNCH_TIMEOUT   how long the worker has to say hello, in seconds (default 20)
-#   SUPERVISE_OPTIONS               more options, split on spaces (e.g. --freezer sigstop)
+#   SUPERVISE_OPTIONS               more options, split on spaces (e.g. --freezer sigstop, or
+#                    --annotations github under sudo, which drops GITHUB_ACTIONS)
 #   REPORT           where to keep the JSON report (default: a temporary file)
 #   JUNIT            where to write the result as JUnit XML, for CI test reporters (default: none)
+#   JUNIT_SUITE      the JUnit suite's name (default: the worker's name, "worker")
 #   HTML             where to draw the run as an HTML timeline, to look at (default: none)
+# Under sudo the files are the invoking user's (docs/security.md, "Result files").
 set -uo pipefail
 
 if [ $# -eq 0 ]; then
     echo "usage: $0 WORKER [ARGUMENT...]" >&2
     exit 2
 fi
-supervise=${SUPERVISE:-supervise}
-window=${WINDOW:-2}
-limit=${LIMIT:-10}
-expiry_warning=${EXPIRY_WARNING:-3}
+read -r -a supervise <<< "${SUPERVISE:-supervise}"
+window=${WINDOW:-5}
+limit=${LIMIT:-30}
+expiry_warning=${EXPIRY_WARNING:-5}
 launch_timeout=${LAUNCH_TIMEOUT:-20}
 # Past the launch timeout a worker that never said hello has been killed: the wait fails.
 launch_wait=$(awk -v timeout="$launch_timeout" 'BEGIN { print timeout + 10 "s" }')
@@ -42,8 +47,9 @@ report=${REPORT:-$(mktemp)}
 
 read -r -a extra_options <<< "${SUPERVISE_OPTIONS:-}"
 [ -z "${JUNIT:-}" ] || extra_options+=(--junit "$JUNIT")
+[ -z "${JUNIT:-}" ] || [ -z "${JUNIT_SUITE:-}" ] || extra_options+=(--junit-suite "$JUNIT_SUITE")
 [ -z "${HTML:-}" ] || extra_options+=(--html "$HTML")
-"$supervise" --name worker --aware --launch-timeout "$launch_timeout" \
+"${supervise[@]}" --name worker --aware --launch-timeout "$launch_timeout" \
     --window "$window" --limit "$limit" --expiry-warning "$expiry_warning" \
     --report "$report" "${extra_options[@]}" -- "$@" <<SCRIPT
 wait active timeout=$launch_wait

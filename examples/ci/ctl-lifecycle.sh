@@ -15,7 +15,8 @@
 #
 # Settings, from the environment:
 #   SUPERVISE        the supervise binary (default: supervise on PATH)
-#   WINDOW, LIMIT    timing rules in seconds (default 2, 10)
+#   WINDOW, LIMIT    timing rules in seconds (default 5, 30: supervise's own, with headroom for
+#                    a loaded CI runner; see docs/deploy.md, "GitHub Actions")
 #   LAUNCH_TIMEOUT   how long the worker has to say hello, in seconds (default 20)
 #   REPORT           where to keep the JSON report (default: none)
 set -uo pipefail
@@ -25,8 +26,8 @@ if [ $# -eq 0 ]; then
     exit 2
 fi
 supervise=${SUPERVISE:-supervise}
-window=${WINDOW:-2}
-limit=${LIMIT:-10}
+window=${WINDOW:-5}
+limit=${LIMIT:-30}
 step_timeout=$((${limit%.*} + 10))s
 launch_timeout=${LAUNCH_TIMEOUT:-20}
 # Past the launch timeout a worker that never said hello has been killed: the wait fails.

@@ -1,11 +1,16 @@
-/// GitHub Actions workflow commands, for a run under `GITHUB_ACTIONS=true`.
+/// GitHub Actions workflow commands (`--annotations`): `::error title=T,file=F,line=N::MESSAGE`.
 enum GitHubAnnotation {
-    /// `::error title=TITLE::MESSAGE`, one line whatever the text: `%`, `\r` and `\n` become
-    /// `%25`, `%0D` and `%0A` as GitHub requires; in the title `,` (which ends a property)
-    /// becomes `%2C` too. A `:` stays: the runner ends the properties at `::`, and a child name
-    /// has no colon (``ChildName``).
-    static func error(title: String, message: String) -> String {
-        "::error title=\(escaped(title, property: true))::\(escaped(message, property: false))\n"
+    /// One `::error` line whatever the text, escaped as GitHub's toolkit (`@actions/core`) does
+    /// and its runner undoes: in every value `%`, `\r` and `\n` become `%25`, `%0D` and `%0A`; in
+    /// the properties also `:` (which would end them) and `,` (which ends one) become `%3A` and
+    /// `%2C`. With a `file` (and its `line`) the annotation lands on that line of the file.
+    static func error(title: String, file: String? = nil, line: Int? = nil, message: String) -> String {
+        var properties = ["title=" + escaped(title, property: true)]
+        if let file {
+            properties.append("file=" + escaped(file, property: true))
+            if let line { properties.append("line=\(line)") }
+        }
+        return "::error \(properties.joined(separator: ","))::\(escaped(message, property: false))\n"
     }
 
     private static func escaped(_ text: String, property: Bool) -> String {
@@ -15,6 +20,7 @@ enum GitHubAnnotation {
             case "%": out += "%25"
             case "\r": out += "%0D"
             case "\n": out += "%0A"
+            case ":" where property: out += "%3A"
             case "," where property: out += "%2C"
             default: out.unicodeScalars.append(scalar)
             }

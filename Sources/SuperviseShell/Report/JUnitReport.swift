@@ -1,6 +1,7 @@
 import SuperviseLifecycle
 
-/// A JUnit XML report: one `<testsuite>` of test cases, each passed or failed once.
+/// A JUnit XML report: one `<testsuite>` of test cases, each passed or failed once, each with
+/// what happened as its `<system-out>`.
 public struct JUnitReport: Equatable, Sendable {
     /// One test case: a child, or a failed `wait` that names no child.
     public struct TestCase: Equatable, Sendable {
@@ -10,12 +11,15 @@ public struct JUnitReport: Equatable, Sendable {
         public var time: Duration
         /// Why it failed; `nil` when it passed.
         public var failure: Failure?
+        /// What happened, passed or failed (`<system-out>`); `nil` for none.
+        public var output: String?
 
-        public init(name: String, classname: String, time: Duration, failure: Failure? = nil) {
+        public init(name: String, classname: String, time: Duration, failure: Failure? = nil, output: String? = nil) {
             self.name = name
             self.classname = classname
             self.time = time
             self.failure = failure
+            self.output = output
         }
     }
 
@@ -50,13 +54,20 @@ public struct JUnitReport: Equatable, Sendable {
         for testCase in cases {
             out += "  <testcase name=\"\(XMLText.escapedAttribute(testCase.name))\""
                 + " classname=\"\(XMLText.escapedAttribute(testCase.classname))\" time=\"\(Self.seconds(testCase.time))\""
-            guard let failure = testCase.failure else {
+            guard testCase.failure != nil || testCase.output != nil else {
                 out += "/>\n"
                 continue
             }
-            out += ">\n    <failure message=\"\(XMLText.escapedAttribute(failure.message))\""
-                + " type=\"\(XMLText.escapedAttribute(failure.type))\">"
-                + XMLText.escapedText(failure.body) + "</failure>\n  </testcase>\n"
+            out += ">\n"
+            if let failure = testCase.failure {
+                out += "    <failure message=\"\(XMLText.escapedAttribute(failure.message))\""
+                    + " type=\"\(XMLText.escapedAttribute(failure.type))\">"
+                    + XMLText.escapedText(failure.body) + "</failure>\n"
+            }
+            if let output = testCase.output {
+                out += "    <system-out>" + XMLText.escapedText(output) + "</system-out>\n"
+            }
+            out += "  </testcase>\n"
         }
         return out + "</testsuite>\n"
     }

@@ -26,26 +26,33 @@ extension Supervisor {
 
     /// How many of a child's last protocol lines a JUnit failure quotes.
     static let junitProtocolLines = 20
+    /// How many of a child's last lifecycle entries (states, freezes, violations, notes) its
+    /// JUnit `system-out` lists.
+    static let junitLifecycleEntries = 50
 
-    /// The run's results for CI, at its end: `--junit`, and the annotations under GitHub Actions.
+    /// The run's results for CI, at its end: `--junit`, and the GitHub annotations (`--annotations`).
     /// Returns false when the JUnit file could not be written.
     func writeCIResults() -> Bool {
         guard options.junit != nil || options.githubAnnotations else { return true }
         let end = MonotonicClock.now()
+        let suite = options.junitSuite
         var cases: [JUnitReport.TestCase] = []
         var annotations = ""
         let steps = failedSteps.elements
         for child in children {
             let waits = steps.filter { $0.children.contains(child.name) }.map(\.message)
             let verdict = ChildVerdict(runs: child.runs, omitted: child.omittedRuns, failedWaits: waits, end: end)
-            cases.append(JUnitReport.TestCase(name: child.name, classname: "supervise", time: verdict.timeRun,
-                                              failure: junitFailure(verdict.failures, of: child)))
+            cases.append(JUnitReport.TestCase(name: child.name, classname: suite, time: verdict.timeRun,
+                                              failure: junitFailure(verdict.failures, of: child),
+                                              output: junitOutput(child, verdict: verdict)))
+            let place = child.spec.configLocation
             for failure in verdict.failures where failure.isAnnotated {
-                annotations += GitHubAnnotation.error(title: "supervise: \(child.name)", message: failure.message(origin: origin))
+                annotations += GitHubAnnotation.error(title: "supervise: \(child.name)", file: place.map(annotatedPath),
+                                                      line: place?.line, message: failure.message(origin: origin))
             }
         }
         for step in steps where step.children.isEmpty {
-            cases.append(JUnitReport.TestCase(name: "stdin line \(step.line)", classname: "supervise", time: .zero,
+            cases.append(JUnitReport.TestCase(name: "stdin line \(step.line)", classname: suite, time: .zero,
                                               failure: JUnitReport.Failure(message: step.message, type: step.kind.rawValue,
                                                                            body: step.message + "\n")))
             annotations += GitHubAnnotation.error(title: "supervise: stdin line \(step.line)", message: step.message)
@@ -60,7 +67,31 @@ extension Supervisor {
             Descriptor.writeAll(Descriptor.standardOutput, annotations)
         }
         guard let junit = options.junit else { return true }
-        return write(JUnitReport(suiteName: "supervise", cases: cases).xml, to: junit, what: "the JUnit results")
+        return write(JUnitReport(suiteName: suite, cases: cases).xml, to: junit, what: "the JUnit results")
+    }
+
+    /// The config file's path for an annotation's `file=`: absolute, which the runner makes
+    /// relative to the repository (and translates out of a job's container) whatever the step's
+    /// working directory.
+    private func annotatedPath(_ place: ConfigLocation) -> String {
+        guard !place.path.hasPrefix("/"), let directory = CurrentProcess.workingDirectory else { return place.path }
+        return (directory.hasSuffix("/") ? directory : directory + "/") + place.path
+    }
+
+    /// What happened to a child, passed or failed: its line of the end-of-run summary, then its
+    /// last lifecycle entries.
+    private func junitOutput(_ child: SupervisedChild, verdict: ChildVerdict) -> String {
+        let summary = RunSummaryText.Child(name: child.name, freezer: child.unit.kind.rawValue,
+                                           summary: ChildSummary(runs: child.runs, verdict: verdict),
+                                           spawnFailure: child.spawnFailure?.message)
+        let entries = child.timeline.entries.filter { !$0.kind.isMessage }
+        let last = entries.suffix(Self.junitLifecycleEntries)
+        var out = RunSummaryText.line(summary) + "\n\nlast \(last.count) of "
+            + "\(entries.count + child.timeline.lifecycleEntriesDropped) lifecycle entries:\n"
+        for entry in last {
+            out += "  \(Int(entry.milliseconds)) ms \(entry.kind.rawValue): \(entry.text)\n"
+        }
+        return out
     }
 
     /// The first failure as the message, every failure and the child's last protocol lines as the body.

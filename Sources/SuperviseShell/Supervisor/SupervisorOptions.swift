@@ -23,6 +23,8 @@ public struct SupervisorOptions: Sendable {
     public var junit: ResultFile?
     /// Print violations and failed waits as GitHub workflow commands (`::error`) at the end.
     public var githubAnnotations = false
+    /// The JUnit `<testsuite>` name, and every test case's `classname`.
+    public var junitSuite = "supervise"
     /// The exit status when a child was killed for a violation.
     public var violationStatus: Int32 = 124
     /// Prefix each child's output lines with its name (when there is more than one child).

@@ -20,7 +20,8 @@ public struct ResultFileError: Error, Equatable, Sendable {
 /// (`O_CREAT | O_EXCL | O_NOFOLLOW`, 0600), is synced, and takes the destination's place only as
 /// what was checked: with `RENAME_NOREPLACE` where nothing was, with `RENAME_EXCHANGE` over a
 /// regular file, which is looked at once exchanged and put back if it is anything else. The
-/// temporary file never outlives a failed write.
+/// temporary file never outlives a failed write. With an ``owner`` (supervise run by sudo), the
+/// new file is given to that user by its descriptor (`fchown`) before it takes the place.
 public final class ResultFile: Sendable {
     /// The path as given, for messages.
     public let path: String
@@ -29,11 +30,14 @@ public final class ResultFile: Sendable {
     private let directoryIdentity: FileIdentity
     /// The regular file at the path when it was checked, or nil when there was none.
     private let existing: FileIdentity?
+    /// Who the written file is given to; nil leaves it the supervisor's.
+    private let owner: ResultOwner?
 
     /// Checks that a result file can be written at `path`: its directory exists and takes a new
-    /// file, and nothing but a regular file is there.
-    public init(path: String) throws(ResultFileError) {
+    /// file (given to `owner`, if any), and nothing but a regular file is there.
+    public init(path: String, owner: ResultOwner? = nil) throws(ResultFileError) {
         self.path = path
+        self.owner = owner
         guard !path.isEmpty else { throw ResultFileError("it is empty; give a file's path") }
         let slash = path.lastIndex(of: "/")
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -55,7 +59,7 @@ public final class ResultFile: Sendable {
             }
             directoryIdentity = identity
             existing = try Self.checkedDestination(in: directory, name)
-            try Self.probe(directory, name, directoryPath)
+            try Self.probe(directory, name, directoryPath, owner: owner)
         } catch {
             Descriptor.close(directory)
             throw error
@@ -84,7 +88,9 @@ public final class ResultFile: Sendable {
         case .success(let made): temporary = made
         case .failure(let error): return .failure(ResultFileError(error.sentenceText))
         }
-        let synced = Descriptor.writeAll(temporary.fd, text).flatMap { valueOrErrno { fsync(temporary.fd) }.map { _ in () } }
+        let synced = Self.give(temporary.fd, to: owner)
+            .flatMap { Descriptor.writeAll(temporary.fd, text) }
+            .flatMap { valueOrErrno { fsync(temporary.fd) }.map { _ in () } }
         Descriptor.close(temporary.fd)
         if case .failure(let error) = synced {
             unlinkat(directory, temporary.name, 0)
@@ -159,15 +165,29 @@ public final class ResultFile: Sendable {
         }
     }
 
-    /// Makes and removes a file beside the destination: the directory takes a new file.
-    private static func probe(_ directory: Int32, _ name: String, _ directoryPath: String) throws(ResultFileError) {
+    /// Makes and removes a file beside the destination: the directory takes a new file, and it
+    /// can be given to `owner`.
+    private static func probe(_ directory: Int32, _ name: String, _ directoryPath: String,
+                              owner: ResultOwner?) throws(ResultFileError) {
+        let made: (fd: Int32, name: String)
         switch createTemporary(in: directory, for: name) {
-        case .success(let made):
-            Descriptor.close(made.fd)
-            unlinkat(directory, made.name, 0)
+        case .success(let file): made = file
         case .failure(let error):
             throw ResultFileError("cannot create a file in '\(directoryPath)': \(error.sentenceText)")
         }
+        let given = give(made.fd, to: owner)
+        Descriptor.close(made.fd)
+        unlinkat(directory, made.name, 0)
+        if case .failure(let error) = given, let owner {
+            throw ResultFileError("cannot give a file in '\(directoryPath)' to uid \(owner.uid) (SUDO_UID), "
+                + "gid \(owner.gid) (SUDO_GID): \(error.sentenceText)")
+        }
+    }
+
+    /// Gives the open file `fd` to `owner` (nothing to do without one): by the descriptor, never by a name.
+    private static func give(_ fd: Int32, to owner: ResultOwner?) -> Result<Void, Errno> {
+        guard let owner else { return .success(()) }
+        return valueOrErrno { fchown(fd, owner.uid, owner.gid) }.map { _ in () }
     }
 
     /// A new, empty 0600 file `.NAME.XXXXXX` in `directory`, never a link or anything already there.

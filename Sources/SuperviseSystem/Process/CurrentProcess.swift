@@ -19,6 +19,16 @@ public enum CurrentProcess {
         return entries
     }
 
+    /// The user the supervisor acts as (its effective uid): 0 for root.
+    public static var effectiveUserID: UInt32 { geteuid() }
+
+    /// The supervisor's working directory, nil when it has none (removed, or out of reach).
+    public static var workingDirectory: String? {
+        guard let path = getcwd(nil, 0) else { return nil }
+        defer { free(path) }
+        return String(cString: path)
+    }
+
     /// Ends the supervisor with `status`, flushing the C library's buffers (`exit(3)`).
     public static func exit(_ status: Int32) -> Never {
         Glibc.exit(status)
