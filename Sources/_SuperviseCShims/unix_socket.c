@@ -124,11 +124,16 @@ int _supervise_unix_accept(int fd) {
     return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }
 
-int _supervise_unix_connect(const char *path) {
+int _supervise_unix_connect(const char *path, long timeout_ms) {
     struct sockaddr_un addr;
     if (address(path, &addr) != 0) return -1;
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return -1;
+    if (timeout_ms >= 0) {
+        /* A listener whose backlog is full (a stopped supervisor) makes connect wait this long. */
+        struct timeval limit = {.tv_sec = timeout_ms / 1000, .tv_usec = (timeout_ms % 1000) * 1000};
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof limit);
+    }
     int result;
     do {
         result = connect(fd, (struct sockaddr *)&addr, sizeof addr);

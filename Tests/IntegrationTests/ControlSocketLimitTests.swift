@@ -55,3 +55,33 @@ import Testing
         #expect(served.status == 0 && served.lines.count == 6, "\(served)")
     }
 }
+
+/// `supervise ctl` against a supervisor that does not answer: it gives up after `--timeout`.
+@Suite(.serialized, .timeLimit(.minutes(5))) struct CtlTimeoutTests {
+    let temporary = TemporaryDirectory()
+
+    @Test func ctlGivesUpOnAStoppedSupervisor() throws {
+        let socket = temporary.file("s")
+        let live = try LiveSupervise(["--control", "none", "--socket", socket, "--", "sleep", "30"])
+        defer {
+            live.signal(SIGCONT)
+            live.stop()
+        }
+        #expect(eventually { FileManager.default.fileExists(atPath: socket) })
+        live.signal(SIGSTOP)
+        let status = try Ctl.run(socket, ["--timeout", "500ms", "status"], timeout: 20)
+        #expect(status.status == 69, "\(status)")
+        #expect(status.stderr == "supervise ctl: error: no answer from the supervisor at '\(socket)' within 0.5s (stopped, or not serving?)\n")
+        let byDefault = try Ctl.run(socket, ["status"], timeout: 30)
+        #expect(byDefault.status == 69 && byDefault.stderr.contains("within 10s"), "the default: \(byDefault)")
+        // A wait gets its own time first, then --timeout: still 69, as its supervisor never answered.
+        let start = Date()
+        let wait = try Ctl.run(socket, ["--timeout", "200ms", "wait", "exited", "timeout=300ms"], timeout: 20)
+        #expect(wait.status == 69 && Date().timeIntervalSince(start) >= 0.5, "\(wait)")
+        live.signal(SIGCONT)
+        let late = try Ctl.run(socket, ["--timeout", "5s", "wait", "exited", "timeout=300ms"], timeout: 20)
+        #expect(late.status == 123, "a wait's own timeout keeps 123: \(late)")
+        let bad = try Ctl.run(socket, ["--timeout", "soon", "status"])
+        #expect(bad.status == 64 || bad.status == 2, "\(bad)")
+    }
+}

@@ -60,7 +60,7 @@ public final class ControlListener {
     enum Probe { case answered, nobody, failed(Errno) }
 
     private static func probe(_ path: String) -> Probe {
-        switch valueOrErrno({ _supervise_unix_connect(path) }) {
+        switch valueOrErrno({ _supervise_unix_connect(path, -1) }) {
         case .success(let fd):
             Descriptor.close(fd)
             return .answered

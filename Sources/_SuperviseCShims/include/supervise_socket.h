@@ -16,9 +16,11 @@ int _supervise_unix_listen(const char * _Nonnull path, mode_t mode, gid_t gid, d
 /// descriptor, or -1 with errno (EAGAIN: none pending).
 int _supervise_unix_accept(int fd);
 
-/// Connects to the Unix stream socket `path`, blocking, close-on-exec. Returns the descriptor,
-/// or -1 with errno (ECONNREFUSED: nobody listens there; ENOENT: no such socket).
-int _supervise_unix_connect(const char * _Nonnull path);
+/// Connects to the Unix stream socket `path`, blocking, close-on-exec; waiting at most
+/// `timeout_ms` (when not negative) for a listener whose backlog is full. Returns the descriptor,
+/// or -1 with errno (ECONNREFUSED: nobody listens there; ENOENT: no such socket; EAGAIN: the
+/// timeout passed).
+int _supervise_unix_connect(const char * _Nonnull path, long timeout_ms);
 
 /// The peer's uid and gid (SO_PEERCRED), and whether `group` is one of its groups
 /// (SO_PEERGROUPS; -1 for none). Returns 0, or -1 with errno.
