@@ -1,7 +1,9 @@
 /// A point on the supervisor's CLOCK_MONOTONIC, in nanoseconds.
 ///
 /// The lifecycle core never reads a clock: every input carries its `Instant`,
-/// so tests drive it with a virtual one.
+/// so tests drive it with a virtual one. Every sum and difference saturates at the ends of
+/// Int64: a deadline ~292 years away (the longest duration a user may give) is "never",
+/// not a trap.
 public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
     public var nanoseconds: Int64
 
@@ -12,20 +14,26 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
     public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
 
     public static func + (lhs: Instant, rhs: Duration) -> Instant {
-        Instant(nanoseconds: lhs.nanoseconds + rhs.nanoseconds)
+        Instant(nanoseconds: saturating(lhs.nanoseconds.addingReportingOverflow(rhs.nanoseconds), rhs > .zero))
     }
 
     public static func - (lhs: Instant, rhs: Duration) -> Instant {
-        Instant(nanoseconds: lhs.nanoseconds - rhs.nanoseconds)
+        Instant(nanoseconds: saturating(lhs.nanoseconds.subtractingReportingOverflow(rhs.nanoseconds), rhs < .zero))
     }
 
     public static func - (lhs: Instant, rhs: Instant) -> Duration {
-        .nanoseconds(lhs.nanoseconds - rhs.nanoseconds)
+        .nanoseconds(saturating(lhs.nanoseconds.subtractingReportingOverflow(rhs.nanoseconds), lhs > rhs))
     }
 
     /// Milliseconds since `origin`, for reports.
     public func milliseconds(since origin: Instant) -> Double {
-        Double(nanoseconds - origin.nanoseconds) / 1_000_000
+        Double((self - origin).nanoseconds) / 1_000_000
+    }
+
+    /// An Int64 result, or the end it went past: `Int64.max` when `upward`, else `Int64.min`.
+    private static func saturating(_ result: (partialValue: Int64, overflow: Bool), _ upward: Bool) -> Int64 {
+        guard result.overflow else { return result.partialValue }
+        return upward ? .max : .min
     }
 
     public var description: String { "\(Double(nanoseconds) / 1_000_000_000)s" }

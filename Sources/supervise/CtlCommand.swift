@@ -1,5 +1,6 @@
 import ArgumentParser
 import SuperviseConfig
+import SuperviseLifecycle
 import SuperviseProtocol
 import SuperviseShell
 import SuperviseSystem
@@ -10,14 +11,16 @@ struct CtlCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "supervise ctl",
         abstract: "Send one command to a supervisor started with --socket.",
-        usage: "supervise ctl [--socket PATH] [--format FORMAT] COMMAND [ARG...]",
+        usage: "supervise ctl [--socket PATH] [--format FORMAT] [--timeout DURATION] COMMAND [ARG...]",
         discussion: """
             COMMAND is any command supervise reads on stdin (see 'supervise --help'):
             background, foreground, event, terminate, status, wait, sleep, signal,
             start, restart, log-level, version. The answer is printed on stdout;
             a refusal is one error line on stderr. A wait holds until it is over.
 
-            The socket is --socket PATH, or else $SUPERVISE_SOCKET.
+            The socket is --socket PATH, or else $SUPERVISE_SOCKET. The answer must
+            come within --timeout (10s), beyond a wait's or sleep's own time: a
+            stopped or deaf supervisor is an exit 69, not a hang.
 
             EXIT STATUS
               0     done (a wait: the state was reached)
@@ -25,7 +28,7 @@ struct CtlCommand: ParsableCommand {
                     command as written
               123   a wait timed out, could not be satisfied, or its supervisor
                     exited meanwhile
-              69    no supervisor answers at the socket
+              69    no supervisor answers at the socket (within --timeout)
             """)
 
     /// Exit status when no supervisor answers (EX_UNAVAILABLE).
@@ -39,6 +42,14 @@ struct CtlCommand: ParsableCommand {
                                valueName: "format"))
     var format: CtlFormat?
 
+    @Option(name: .customLong("timeout"),
+            help: ArgumentHelp("How long the answer may take, beyond a wait's or sleep's own time. (default: 10s)",
+                               valueName: "duration"))
+    var timeout: String?
+
+    /// How long a supervisor may take to answer when `--timeout` is not given.
+    static let defaultTimeout: Duration = .seconds(10)
+
     @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The command and its arguments.", valueName: "command"))
     var command: [String] = []
 
@@ -50,6 +61,17 @@ struct CtlCommand: ParsableCommand {
             throw ValidationError("a command is one line: no line breaks in its arguments")
         }
         if socketPath == nil { throw ValidationError("no socket: give --socket PATH or set SUPERVISE_SOCKET") }
+        _ = try answerTime()
+    }
+
+    /// `--timeout`, or the default.
+    private func answerTime() throws -> Duration {
+        guard let timeout else { return Self.defaultTimeout }
+        do throws(UsageError) {
+            return try DurationParser.parse(timeout)
+        } catch {
+            throw ValidationError("--timeout: \(error.message)")
+        }
     }
 
     private var socketPath: String? {
@@ -62,16 +84,28 @@ struct CtlCommand: ParsableCommand {
         let path = socketPath!
         let line = command.joined(separator: " ")
         let parsed = try? ControlParser.parse(line)
+        // A wait or a sleep holds the answer for its own time first (Instant sums saturate).
+        let held: Duration = switch parsed {
+        case .wait(_, _, let timeout)?: timeout
+        case .sleep(let duration)?: duration
+        default: .zero
+        }
+        let answerTime = try answerTime()
+        let deadline = MonotonicClock.now() + held + answerTime
         let fd: Int32
-        switch ControlSocketClient.connect(path) {
+        switch ControlSocketClient.connect(path, until: deadline) {
         case .success(let connected): fd = connected
+        case .failure(.nobodyAnswers(.resourceTemporarilyUnavailable)):
+            fail(noAnswer(path, answerTime), status: Self.unavailable)
         case .failure(.nobodyAnswers(let error)):
             fail("no supervisor answers at '\(path)': \(error.sentenceText)", status: Self.unavailable)
         case .failure(.notAllowed(let error)):
             fail("cannot connect to '\(path)': \(error.sentenceText)", status: 2)
         }
         ControlSocketClient.send(fd, line + "\n")
-        let reply = Self.readReply(fd)
+        guard let reply = Self.readReply(fd, until: deadline) else {
+            fail(noAnswer(path, answerTime), status: Self.unavailable)
+        }
         Descriptor.close(fd)
         let table = parsed == .status && (format ?? (Descriptor.isTerminal(Descriptor.standardOutput) ? .table : .json)) == .table
         let answer = reply.answer.filter { !$0.hasPrefix("note: ") }
@@ -91,8 +125,13 @@ struct CtlCommand: ParsableCommand {
         }
     }
 
-    /// Every line until the supervisor closes the connection: the answer, then the outcome.
-    private static func readReply(_ fd: Int32) -> (answer: [String], outcome: ControlOutcome?) {
+    private func noAnswer(_ path: String, _ answerTime: Duration) -> String {
+        "no answer from the supervisor at '\(path)' within \(answerTime.formatted) (stopped, or not serving?)"
+    }
+
+    /// Every line until the supervisor closes the connection: the answer, then the outcome;
+    /// `nil` when `deadline` passed first.
+    private static func readReply(_ fd: Int32, until deadline: Instant) -> (answer: [String], outcome: ControlOutcome?)? {
         var splitter = LineSplitter(maxLineLength: 1024 * 1024)
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         var answer: [String] = []
@@ -102,7 +141,9 @@ struct CtlCommand: ParsableCommand {
             let text = String(decoding: bytes, as: UTF8.self)
             if let parsed = ControlOutcome.parse(text) { outcome = parsed } else { answer.append(text) }
         }
-        while case .bytes(let count) = chunk.withUnsafeMutableBytes({ Descriptor.read(fd, into: $0) }) {
+        while true {
+            guard ControlSocketClient.waitReadable(fd, until: deadline) else { return nil }
+            guard case .bytes(let count) = chunk.withUnsafeMutableBytes({ Descriptor.read(fd, into: $0) }) else { break }
             chunk.withUnsafeBytes { splitter.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
             while let line = splitter.next() { take(line) }
         }

@@ -32,7 +32,7 @@ import SuperviseTestSupport
         var received = 0
         while changes.last != .drained {
             received += max(0, read(fds[0], &buffer, buffer.count))
-            writer.flush()
+            writer.flush(EventLoop.writable)
             #expect(writer.isFull == (changes.last != .drained), "full until the child has read it all")
             try #require(received <= sent * EventWriter.longestExpireLine)
         }

@@ -29,9 +29,12 @@ final class ControlServer {
     /// The clients whose `wait` or `sleep` holds their answer.
     var holdingClients: [ControlClient] { clients.values.filter { $0.hold != nil } }
 
-    /// Listening is paused: accepting failed (out of descriptors) and the connection waiting
-    /// would wake the loop at once, again and again. A client that closes resumes it.
+    /// Listening is paused: accepting failed with no reserve descriptor to take the connection
+    /// with, and the connection waiting would wake the loop at once, again and again. Resumed
+    /// by ``resumeIfPaused()`` once a reserve descriptor can be had again.
     private var paused = false
+    /// The client that holds the listener's reserve descriptor.
+    private var onReserve: ControlClient?
 
     private func acceptAll() {
         while true {
@@ -42,12 +45,15 @@ final class ControlServer {
                 paused = true
                 loop.modify(listener.fd, events: 0)
                 return
-            case .connection(let fd, let peer):
+            case .connection(let fd, let peer, let reserved):
                 accepted += 1
                 let client = ControlClient(connection: ControlConnection(fd: fd, peer: peer), number: accepted)
                 clients[fd] = client
                 loop.add(fd) { [unowned self, unowned client] events in self.ready(client, events) }
-                if !listener.serves(peer) {
+                if reserved {
+                    onReserve = client
+                    finish(client, .error(.busy, "the supervisor is out of file descriptors; try again"))
+                } else if !listener.serves(peer) {
                     finish(client, .error(.denied, "uid \(peer.uid) may not control this supervisor "
                         + "(its user, root and --socket-group members may)"))
                 } else if clients.count > Self.maxClients {
@@ -117,10 +123,20 @@ final class ControlServer {
         guard clients.removeValue(forKey: client.fd) != nil else { return }
         loop.remove(client.fd)
         client.connection.close()
-        if paused {
-            paused = false
-            loop.modify(listener.fd, events: EventLoop.readable)
+        if client === onReserve {
+            onReserve = nil
+            listener.restoreReserve()
         }
+        resumeIfPaused()
+    }
+
+    /// Listens again if listening was paused and a reserve descriptor can be had now. The
+    /// supervisor calls it once a turn of its loop: descriptors are freed when something happens
+    /// (a run ends, a client goes), and an idle supervisor makes no call.
+    func resumeIfPaused() {
+        guard paused, onReserve == nil, listener.restoreReserve() else { return }
+        paused = false
+        loop.modify(listener.fd, events: EventLoop.readable)
     }
 
     /// At the end of the run: every client still held gets `outcome`, what it was sent is

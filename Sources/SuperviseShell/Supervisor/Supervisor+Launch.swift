@@ -84,7 +84,15 @@ extension Supervisor {
         loop.add(reader.fd) { [unowned child] _ in
             child.readRequests(upTo: 64 * 1024, at: MonotonicClock.now())
         }
-        loop.add(writer.fd, events: 0) { [unowned writer] _ in writer.flush() }
+        loop.add(writer.fd, events: 0) { [unowned writer] events in writer.flush(events) }
+        writer.onFirstEventLost = { [unowned child] in
+            // An unaware child (it never said hello) is not listening: its exit closing the pipe
+            // before an event reached it is not news.
+            guard child.lifecycle.aware else { return }
+            let text = "the child closed its events channel (fd 3): events no longer reach it"
+            child.record(.note, text, at: MonotonicClock.now())
+            child.logger.notice("\(text)")
+        }
         writer.onBacklogChange = { [unowned self, unowned child, unowned writer, unowned reader] change in
             switch change {
             case .formed:

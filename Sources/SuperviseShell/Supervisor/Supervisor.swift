@@ -115,6 +115,7 @@ public final class Supervisor {
             }
             reclaimOverBudget()
             notifyServiceManager()
+            control?.resumeIfPaused()
             if runIsOver {
                 // A `wait` still holding fails now (123); no further command runs.
                 runCommands()

@@ -38,6 +38,9 @@ public final class EventWriter {
     public var onBacklogChange: (BacklogChange) -> Void = { _ in }
     /// Bytes of events waiting for the pipe to take them.
     public var backlogBytes: Int { backlog.count }
+    /// Runs once, when the first event can't reach the child because it closed its end.
+    public var onFirstEventLost: () -> Void = {}
+    private var reportedLoss = false
 
     public init(fd: Int32, maxOpenTasks: Int) {
         self.fd = fd
@@ -49,7 +52,7 @@ public final class EventWriter {
 
     /// Encodes `events` and writes them with one `write(2)` where the pipe has room.
     public func send(_ events: [Event]) {
-        guard !isBroken else { return }
+        guard !isBroken else { return lost() }
         scratch.removeAll(keepingCapacity: true)
         for event in events {
             if case .error = event, backlog.count > Self.backlogLimit {
@@ -61,7 +64,8 @@ public final class EventWriter {
         guard !scratch.isEmpty else { return }
         if backlog.isEmpty {
             let written = write(scratch)
-            guard written < scratch.count, !isBroken else { return }
+            if isBroken { return lost() }
+            guard written < scratch.count else { return }
             backlog.append(contentsOf: scratch[written...])
             onBacklogChange(.formed)
         } else {
@@ -73,11 +77,13 @@ public final class EventWriter {
         }
     }
 
-    /// Writes as much of the backlog as the pipe takes now.
-    public func flush() {
+    /// Writes as much of the backlog as the pipe takes now; `events` are what the loop reported.
+    public func flush(_ events: UInt32) {
+        if events & EventLoop.closed != 0 { isBroken = true }
         guard !backlog.isEmpty else { return }
-        let written = write(backlog)
+        let written = isBroken ? 0 : write(backlog)
         backlog.removeFirst(written)
+        if isBroken { lost() }
         if backlog.isEmpty || isBroken {
             backlog.removeAll()
             isFull = false
@@ -88,6 +94,12 @@ public final class EventWriter {
     /// Closes the events pipe, once the run is over (stop the loop waiting on it first).
     public func close() {
         Descriptor.close(fd)
+    }
+
+    private func lost() {
+        guard !reportedLoss else { return }
+        reportedLoss = true
+        onFirstEventLost()
     }
 
     /// Writes what it can; returns the bytes written, marking the writer broken on EPIPE.

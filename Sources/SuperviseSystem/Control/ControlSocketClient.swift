@@ -1,4 +1,5 @@
 import SuperviseSystemCall
+import SuperviseLifecycle
 import _SuperviseCShims
 import Glibc
 import SystemPackage
@@ -13,9 +14,10 @@ public enum ControlSocketClient {
         case notAllowed(Errno)
     }
 
-    /// Connects to the supervisor listening at `path`.
-    public static func connect(_ path: String) -> Result<Int32, ConnectError> {
-        valueOrErrno { _supervise_unix_connect(path) }.mapError { error in
+    /// Connects to the supervisor listening at `path`, waiting until `deadline` at most.
+    public static func connect(_ path: String, until deadline: Instant) -> Result<Int32, ConnectError> {
+        let left = max((deadline - MonotonicClock.now()).wholeMilliseconds, 1)
+        return valueOrErrno { _supervise_unix_connect(path, Int(left)) }.mapError { error in
             error == .permissionDenied || error == .notPermitted ? .notAllowed(error) : .nobodyAnswers(error)
         }
     }
@@ -31,6 +33,21 @@ public enum ControlSocketClient {
                       Glibc.send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
                   }) {
                 offset += sent
+            }
+        }
+    }
+
+    /// Waits until `fd` has something to read (or its end) or `deadline` passes; false when it passed.
+    public static func waitReadable(_ fd: Int32, until deadline: Instant) -> Bool {
+        while true {
+            let left = (deadline - MonotonicClock.now()).nanoseconds
+            guard left > 0 else { return false }
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(clamping: left / 1_000_000 + 1)
+            switch valueOrErrno({ poll(&entry, 1, milliseconds) }) {
+            case .success(let ready) where ready > 0: return true
+            case .success: continue
+            case .failure: return true  // the read says what went wrong
             }
         }
     }

@@ -8,12 +8,17 @@ import SystemPackage
 ///
 /// The loop makes no system call while nothing happens: it blocks in `epoll_wait`
 /// with no timeout, and the timerfd is re-armed only when the earliest deadline changes.
+///
+/// epoll reports `EPOLLERR` and `EPOLLHUP` whatever the mask, and a pipe or socket whose other
+/// end is closed reports them for good. A handler gets them in its `events`; a descriptor that
+/// reports one while paused (mask 0: its handler does not want to hear from it now) is taken out
+/// of the epoll set until it is watched again, so a closed channel can't make the loop spin.
 public final class EventLoop {
     public typealias Handler = (_ events: UInt32) -> Void
 
     private let epollFD: Int32
     private let timerFD: Int32
-    private var handlers: [Int32: (generation: UInt32, handler: Handler)] = [:]
+    private var handlers: [Int32: Watch] = [:]
     private var generation: UInt32 = 0
     private var armedDeadline: Instant?
     private var ready = [_supervise_ready_event](repeating: _supervise_ready_event(), count: 64)
@@ -28,6 +33,17 @@ public final class EventLoop {
 
     public static let readable = UInt32(EPOLLIN.rawValue)
     public static let writable = UInt32(EPOLLOUT.rawValue)
+    /// The other end is gone or the descriptor failed: reported whatever the mask.
+    public static let closed = UInt32(EPOLLERR.rawValue) | UInt32(EPOLLHUP.rawValue)
+
+    /// One watched descriptor: its handler, the events it waits for, and whether it is out of
+    /// the epoll set because it reported `closed` while paused.
+    private struct Watch {
+        var generation: UInt32
+        var events: UInt32
+        var parked = false
+        let handler: Handler
+    }
 
     public init() throws(SupervisorError) {
         let epoll = valueOrErrno { epoll_create1(Int32(EPOLL_CLOEXEC)) }
@@ -53,19 +69,29 @@ public final class EventLoop {
         guard _supervise_epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, events, token(fd, generation)) == 0 else {
             return false
         }
-        handlers[fd] = (generation, handler)
+        handlers[fd] = Watch(generation: generation, events: events, handler: handler)
         return true
     }
 
     /// Changes the events `fd` is waited for (0 to pause it).
     public func modify(_ fd: Int32, events: UInt32) {
-        guard let entry = handlers[fd] else { return }
-        _ = _supervise_epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, events, token(fd, entry.generation))
+        guard var watch = handlers[fd], watch.events != events || watch.parked else { return }
+        watch.events = events
+        if watch.parked {
+            // Out of the set since it reported `closed`: back in only when something is wanted.
+            if events != 0 {
+                watch.parked = false
+                _ = _supervise_epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, events, token(fd, watch.generation))
+            }
+        } else {
+            _ = _supervise_epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, events, token(fd, watch.generation))
+        }
+        handlers[fd] = watch
     }
 
     /// Stops waiting on `fd` (call before closing it).
     public func remove(_ fd: Int32) {
-        guard handlers.removeValue(forKey: fd) != nil else { return }
+        guard let watch = handlers.removeValue(forKey: fd), !watch.parked else { return }
         _ = _supervise_epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, 0, 0)
     }
 
@@ -90,10 +116,21 @@ public final class EventLoop {
                 armedDeadline = nil
                 continue
             }
-            guard let entry = handlers[fd], entry.generation == UInt32(truncatingIfNeeded: event.token >> 32) else { continue }
-            entry.handler(event.events)
+            let generation = UInt32(truncatingIfNeeded: event.token >> 32)
+            guard let watch = handlers[fd], watch.generation == generation else { continue }
+            watch.handler(event.events)
+            if event.events & Self.closed != 0 { parkIfPaused(fd, generation) }
             afterEachHandler()
         }
+    }
+
+    /// Takes `fd` out of the epoll set if, after its handler ran, it is still watched and paused:
+    /// it would report `closed` again at once, forever.
+    private func parkIfPaused(_ fd: Int32, _ generation: UInt32) {
+        guard var watch = handlers[fd], watch.generation == generation, watch.events == 0, !watch.parked else { return }
+        watch.parked = true
+        handlers[fd] = watch
+        _ = _supervise_epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, 0, 0)
     }
 
     private func arm(_ deadline: Instant?) {

@@ -1,0 +1,67 @@
+import Foundation
+import SuperviseTestSupport
+import Synchronization
+import Testing
+
+/// The control socket's path against whoever can write its directory: nothing the supervisor
+/// does there may follow a link or act on a file it did not make.
+@Suite(.serialized, .timeLimit(.minutes(5))) struct ControlSocketPathTests {
+    let temporary = TemporaryDirectory()
+
+    /// The mode, owner and group of `path` (not following a link).
+    static func identity(_ path: String) -> (mode: mode_t, uid: uid_t, gid: gid_t)? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return (info.st_mode & 0o7777, info.st_uid, info.st_gid)
+    }
+
+    /// A thread swaps a symlink to a root-owned file in and out at the socket's path while
+    /// supervisors start there again and again: the file keeps its mode and group.
+    @Test(arguments: [false, true]) func aSymlinkSwappedAtTheSocketPathIsNeverFollowed(withGroup: Bool) throws {
+        let target = temporary.file("target")
+        try "secret".write(toFile: target, atomically: false, encoding: .utf8)
+        try #require(chmod(target, withGroup ? 0o600 : 0o644) == 0)
+        let before = try #require(Self.identity(target))
+        let socket = temporary.file("s")
+        let stop = Atomic<Bool>(false)
+        let swapper = Thread {
+            while !stop.load(ordering: .relaxed) {
+                _ = unlink(socket)
+                _ = symlink(target, socket)
+            }
+        }
+        swapper.start()
+        defer { stop.store(true, ordering: .relaxed) }
+        var listened = 0
+        for _ in 0..<300 {
+            let run = try Supervise.run(["--socket", socket] + (withGroup ? ["--socket-group", "daemon"] : [])
+                                        + ["--control", "none", "--", "true"], timeout: 20)
+            if run.status == 0 { listened += 1 }
+            let now = try #require(Self.identity(target))
+            #expect(now == before, "the target changed: \(now) (was \(before)); \(run.stderr)")
+            if now != before { break }
+        }
+        stop.store(true, ordering: .relaxed)
+        #expect(listened > 0, "some runs got to listen between the swaps")
+    }
+
+    /// The socket is made with its mode and group, whatever the umask, and nothing is left of the
+    /// private directory it was made in.
+    @Test func theSocketIsMadeWithItsModeAndGroupAndNothingElse() throws {
+        let socket = temporary.file("s")
+        let live = try LiveSupervise(["--control", "none", "--socket", socket, "--socket-group", "daemon",
+                                      "--", "sleep", "30"])
+        defer { live.stop() }
+        #expect(eventually { FileManager.default.fileExists(atPath: socket) })
+        let made = try #require(Self.identity(socket))
+        #expect(made.mode == 0o660 && made.uid == getuid() && made.gid == 1, "\(made)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == ["s"])
+        #expect(try Ctl.run(socket, ["version"]).status == 0)
+        // Something else at the path by the end is left alone.
+        _ = unlink(socket)
+        try "not ours".write(toFile: socket, atomically: false, encoding: .utf8)
+        live.signal(SIGTERM)
+        #expect(live.finish().report != nil, "the run ended")
+        #expect((try? String(contentsOfFile: socket, encoding: .utf8)) == "not ours")
+    }
+}
