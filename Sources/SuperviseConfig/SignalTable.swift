@@ -16,6 +16,10 @@ public enum SignalAction: String, Sendable, CaseIterable {
     case forwardGroup = "forward-group"
     /// Send the signal on to every process of every child's tree.
     case forwardTree = "forward-tree"
+    /// Stop the job as a terminal's Ctrl-Z does: the running children, then the supervisor;
+    /// `fg` continues them. Only for the terminal's foreground job and not as pid 1, where
+    /// something can continue it; otherwise ignored (``TerminalJobControl``).
+    case stop
     /// Log it and carry on: nothing stops or kills the supervisor behind its children's back.
     case ignore
 
@@ -26,7 +30,7 @@ public enum SignalAction: String, Sendable, CaseIterable {
         case .forward: .main
         case .forwardGroup: .group
         case .forwardTree: .tree
-        case .background, .foreground, .terminate, .ignore: nil
+        case .background, .foreground, .terminate, .stop, .ignore: nil
         }
     }
 }
@@ -65,11 +69,11 @@ public struct SignalTable: Sendable {
         var actions: [Int32: SignalAction] = [
             SIGUSR1: .background, SIGUSR2: .foreground,
             SIGTERM: .terminate, SIGINT: .terminate, SIGHUP: .terminate,
-            // Stopping the supervisor would stop its clock: windows, limits and graces would
-            // pass unjudged. Park a child with `background`, not by stopping supervise.
-            SIGTSTP: .ignore, SIGTTIN: .ignore, SIGTTOU: .ignore,
-            // The supervisor is continued by the kernel whatever it does; its children are not
-            // (a suspended child stays suspended).
+            // Ctrl-Z stops the job with its children, as it would without a supervisor; the time
+            // stopped moves every deadline, as any time the supervisor did not run.
+            SIGTSTP: .stop, SIGTTIN: .stop, SIGTTOU: .stop,
+            // The supervisor is continued by the kernel whatever it does; of its children, only
+            // those a stop of the job stopped are continued (a suspended child stays suspended).
             SIGCONT: .ignore,
             // Resource limits of the supervisor itself, not of its children.
             SIGXCPU: .ignore, SIGXFSZ: .ignore,

@@ -19,11 +19,13 @@ enum HelpText {
                              (a second one kills)
           SIGQUIT, SIGALRM, SIGWINCH, SIGPWR, SIGRTMIN+N, ...
                              forwarded to every child's main process
-          SIGTSTP, SIGTTIN, SIGTTOU, SIGCONT
-                             ignored: supervise never stops (all: docs/cli.md)
+          SIGTSTP, SIGTTIN, SIGTTOU
+                             Ctrl-Z: stop the running children, then supervise;
+                             fg continues them (a terminal's foreground job only,
+                             not as pid 1; all: docs/cli.md)
           --signal SIG=ACTION remaps one: ACTION is background, foreground,
-          terminate, forward (to the main process), forward-group, forward-tree
-          or ignore (--signal USR1=forward --signal HUP=forward).
+          terminate, forward (to the main process), forward-group, forward-tree,
+          stop or ignore (--signal USR1=forward --signal HUP=forward).
 
         COMMANDS ON STDIN (one per line; blank lines and # comments ignored)
           background [NAME]                     move to the background

@@ -69,12 +69,12 @@ import Testing
         #expect(try SignalTable.parseMapping("HUP=forward") == (SIGHUP, .forward))
         #expect(try SignalTable.parseMapping("HUP=forward-group") == (SIGHUP, .forwardGroup))
         #expect(try SignalTable.parseMapping("HUP=forward-tree") == (SIGHUP, .forwardTree))
-        #expect(SignalAction.allCases.map(\.forwardTarget) == [nil, nil, nil, .main, .group, .tree, nil])
+        #expect(SignalAction.allCases.map(\.forwardTarget) == [nil, nil, nil, .main, .group, .tree, nil, nil])
     }
 
     @Test(arguments: [
-        ("USR1", "'USR1': expected SIG=ACTION, ACTION one of background, foreground, terminate, forward, forward-group, forward-tree, ignore"),
-        ("USR1=stop", "unknown action 'stop': expected SIG=ACTION, ACTION one of background, foreground, terminate, forward, forward-group, forward-tree, ignore"),
+        ("USR1", "'USR1': expected SIG=ACTION, ACTION one of background, foreground, terminate, forward, forward-group, forward-tree, stop, ignore"),
+        ("USR1=pause", "unknown action 'pause': expected SIG=ACTION, ACTION one of background, foreground, terminate, forward, forward-group, forward-tree, stop, ignore"),
         ("KILL=ignore", "SIGKILL can't be remapped: the supervisor can't take it (KILL, STOP, CHLD, PIPE and the fault signals keep their meaning)"),
         ("CHLD=forward", "SIGCHLD can't be remapped: the supervisor can't take it (KILL, STOP, CHLD, PIPE and the fault signals keep their meaning)"),
         ("NOPE=ignore", "unknown signal 'NOPE': use a name (TERM, USR1, RTMIN+2, ...) or a number from 1 to 64"),

@@ -24,7 +24,7 @@ import Testing
         #expect(table.action(for: SIGUSR1) == .background)
         #expect(table.action(for: SIGUSR2) == .foreground)
         #expect([SIGTERM, SIGINT, SIGHUP].map(table.action) == [.terminate, .terminate, .terminate])
-        #expect([SIGTSTP, SIGTTIN, SIGTTOU, SIGCONT].map(table.action) == [.ignore, .ignore, .ignore, .ignore])
+        #expect([SIGTSTP, SIGTTIN, SIGTTOU, SIGCONT].map(table.action) == [.stop, .stop, .stop, .ignore])
     }
 
     @Test(arguments: [SIGQUIT, SIGALRM, SIGVTALRM, SIGPROF, SIGPWR, SIGWINCH, SIGURG, SIGIO, 34, 64])

@@ -40,7 +40,7 @@ extension Supervisor {
                 requestsFD: channels.requestsWrite,
                 cgroupProcsFD: child.unit.placementFD,
                 cgroupDirectoryFD: child.unit.placementDirectoryFD,
-                takeTerminal: options.control == .none && Descriptor.isTerminal(Descriptor.standardInput),
+                takeTerminal: handsTerminalOver,
                 pidVariable: "SUPERVISE_PID",
                 openFilesLimit: openFilesLimit,
                 privileges: spec.privileges,
@@ -56,6 +56,7 @@ extension Supervisor {
                 throw error
             }
             channels.closeChildEnds()
+            if request.takeTerminal { launchedWithTerminal(pid) }
             output?.start()
             child.output = output
             child.unit.attach(pid: pid)

@@ -26,6 +26,8 @@ extension Supervisor {
                 for child in children { child.handle(.terminate(escalate: escalate), at: MonotonicClock.now()) }
             case .forward, .forwardGroup, .forwardTree:
                 if let target = action.forwardTarget { forwardToEveryChild(signal, name, target) }
+            case .stop:
+                stopJob(onSignal: signal)
             case .ignore:
                 logger.notice("\(name): ignored")
             }
@@ -66,7 +68,9 @@ extension Supervisor {
             switch change {
             case .stopped(let pid, let signal):
                 sawStop = true
-                childrenByPID[pid]?.handle(.mainProcessStopped(signal: signal), at: MonotonicClock.now())
+                guard let child = childrenByPID[pid] else { continue }
+                child.handle(.mainProcessStopped(signal: signal), at: MonotonicClock.now())
+                mainProcessStopped(child, pid: pid, by: signal)
             case .continued(let pid):
                 sawContinue = true
                 childrenByPID[pid]?.handle(.mainProcessContinued, at: MonotonicClock.now())
@@ -87,7 +91,10 @@ extension Supervisor {
     /// A child (or an orphan, which is only collected) was reaped: its run is over.
     private func reaped(_ pid: Int32, _ termination: ChildTermination) {
         guard let child = childrenByPID.removeValue(forKey: pid) else { return }
-        child.handle(.exited(termination, treeEmpty: child.unit.isEmpty()), at: MonotonicClock.now())
+        takeTerminalBack(from: pid)
+        let launchedAt = child.lifecycle.launchedAt, now = MonotonicClock.now()
+        child.handle(.exited(termination, treeEmpty: child.unit.isEmpty()), at: now)
+        mainProcessExited(child, launchedAt: launchedAt, at: now)
         if let exit = child.lifecycle.exit { outcome.count(exit.countedStatus, of: child.name) }
     }
 }

@@ -38,6 +38,10 @@ public final class Supervisor {
     var serviceNotifier = ServiceNotifier()
     /// The times the supervisor was not running (``SupervisorGap``): the first and the last kept.
     var supervisorGaps = HeadTailBuffer<SupervisorGap>(headLimit: Supervisor.gapLimit, tailLimit: Supervisor.gapLimit)
+    /// Who has the terminal on stdin, and what a stop of the job does (``TerminalJobControl``).
+    var jobControl = TerminalJobControl(ownGroup: ControllingTerminal.ownGroup, isPID1: ControllingTerminal.isPID1)
+    /// The run said how to give a child the terminal (``ControlHint``): once is enough.
+    var gaveControlHint = false
 
     /// Prepares the loop and the signals; nothing is launched yet. `controlSocket` is served
     /// once the run starts, and removed when it ends.
@@ -199,6 +203,7 @@ public final class Supervisor {
 
     private func cleanUp() {
         closeControl()
+        takeTerminalBack()
         for child in children { child.unit.remove() }
         for freezer in freezers.values { freezer.removeAll() }
         if devNull >= 0 { Descriptor.close(devNull) }

@@ -4,6 +4,7 @@ import _SuperviseCShims
 /// Starts children: fork and exec through the C shim, with the protocol descriptors at 3 and 4.
 ///
 /// The child gets its own process group (a session of its own when it runs as another user),
+/// the terminal on fd 0 as its foreground group when the request takes it (a failed spawn gives it back),
 /// SIGKILL as its parent-death signal (the signal follows the *thread* that spawned it: call
 /// `spawn` from a thread that lives as long as the supervisor),
 /// the cgroup of `cgroupProcsFD` before it runs any code of its own, exactly fds 0-4, every
@@ -35,6 +36,7 @@ public enum Spawner {
 
         var pid: pid_t = 0
         var failedStep: Int32 = 0
+        let foregroundBefore = request.takeTerminal ? ControllingTerminal.foregroundGroup() : nil
         let privileges = request.privileges
         let groups = privileges.identity?.groups ?? []
         let error = searchPath.withCString { searchPath in
@@ -68,6 +70,11 @@ public enum Spawner {
             }
         }
         guard error == 0 else {
+            // A child that took the terminal and then failed leaves it where it was: with a
+            // group that no longer runs, the shell or script behind the supervisor would be stopped.
+            if let foregroundBefore, ControllingTerminal.foregroundGroup() != foregroundBefore {
+                ControllingTerminal.setForegroundGroup(foregroundBefore)
+            }
             throw SpawnFailure(step: failedStep, errno: error, request: request).error
         }
         return pid

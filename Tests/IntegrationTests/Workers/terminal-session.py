@@ -7,7 +7,8 @@ Usage: terminal-session.py STEP...   where each STEP is one of
   sleep:SECONDS  waits
 The prompt is 'PROMPT$ '. Prints the whole transcript on stdout. Exits 0 when every step was
 met, 1 when an expect was not met within its time (10 s), saying which on stderr. Whatever is
-left on the terminal is hung up at the end, and bash is killed.
+left on the terminal is hung up at the end, and then every process of bash's session is killed:
+a job left stopped (a wedged terminal) would not die of the hangup.
 """
 import os
 import pty
@@ -18,6 +19,20 @@ import sys
 import time
 
 EXPECT_SECONDS = 10
+
+
+def kill_session(session):
+    """SIGKILLs every process of `session` (bash leads it: its pid is the session's id)."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            if int(fields[3]) == session:  # after the state, ppid, pgrp: the session
+                os.kill(int(entry), signal.SIGKILL)
+        except (OSError, ValueError, IndexError):
+            pass
 
 
 def main(steps):
@@ -71,10 +86,7 @@ def main(steps):
     os.kill(pid, signal.SIGHUP)
     for _ in read_for(0.5):
         pass
-    try:
-        os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+    kill_session(pid)
     os.waitpid(pid, 0)
     sys.stdout.write(transcript.decode("utf-8", "replace"))
     return status
