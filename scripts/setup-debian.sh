@@ -9,7 +9,8 @@ set -euo pipefail
 # tini: PIDOneTests runs the same pid-1 cases under tini (docker run --init) to compare.
 # python3-yaml: DeployExampleTests parses examples/kubernetes/pod.yaml.
 # python3-pip: installs gunicorn and junitparser below.
-packages=(libcap-dev strace procps python3 util-linux nginx postgresql time chromium tini python3-yaml python3-pip)
+# man-db: InstallTests reads the installed manual page with man.
+packages=(libcap-dev strace procps python3 util-linux nginx postgresql time chromium tini python3-yaml python3-pip man-db)
 missing=()
 for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -29,9 +29,13 @@ let subcommands: [String: any ParsableCommand.Type] = [
     "ctl": CtlCommand.self,
 ]
 
-let arguments = Array(CommandLine.arguments.dropFirst())
+/// `supervise help [SUBCOMMAND]`, which shell completion offers (ArgumentParser's), is that command's `--help`.
+let arguments = CommandLine.arguments.dropFirst().first == "help"
+    ? Array(CommandLine.arguments.dropFirst(2).prefix(1)) + ["--help"]
+    : Array(CommandLine.arguments.dropFirst())
 let subcommand = arguments.first.flatMap { name in subcommands[name].map { (name, $0) } }
-let commandType: any ParsableCommand.Type = subcommand?.1 ?? SuperviseCommand.self
+let commandType: any ParsableCommand.Type = subcommand?.1
+    ?? (SuperviseCatalog.isAskedFor(by: arguments.first) ? SuperviseCatalog.self : SuperviseCommand.self)
 let commandName = subcommand.map { "supervise \($0.0)" } ?? "supervise"
 
 // Usage errors exit with 2, as the contract says, rather than ArgumentParser's 64; one line.

@@ -329,6 +329,18 @@ import SuperviseTestSupport
         #expect(result.stderr.contains("swift-worker: terminating"))
     }
 
+    /// docs/client.md: a worker below the child (here under a shell, as under `swift run`) is not the process
+    /// the channels are meant for; it runs unsupervised and says so once on standard error.
+    @Test func swiftWorkerBelowTheChildSaysItRunsUnsupervised() throws {
+        let result = try run([Supervise.binary, "--window", "0.5", "--", "sh", "-c", "timeout 1 \"$0\"; exit 0",
+                              ExampleTests.swiftWorker], timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("not running under supervise"), "\(result.stderr)")
+        let notices = result.stderr.split(separator: "\n").filter { $0.hasPrefix("SuperviseClient: SUPERVISE_PID is ") }
+        #expect(notices.count == 1, "\(result.stderr)")
+        #expect(notices.first?.contains("runs unsupervised") == true)
+    }
+
     // MARK: CI
 
     /// docs/protocol.md: `WINDOW=2 LIMIT=10 examples/ci/check-lifecycle.sh python3 examples/python/worker.py`,

@@ -1,5 +1,5 @@
 import Glibc
-import SuperviseClient
+@testable import SuperviseClient
 import Testing
 import SuperviseTestSupport
 
@@ -56,6 +56,50 @@ import SuperviseTestSupport
         #expect(environment("SUPERVISE_PID") == String(getpid() + 1))
         #expect(environment("SUPERVISE_EVENTS_FD") == String(supervisor.clientEventsFD))
         #expect(fcntl(supervisor.clientEventsFD, F_GETFD) & FD_CLOEXEC == 0)
+    }
+
+    /// `supervise -- swift run worker`: the worker is below the child, its descriptors 3 and 4 are not
+    /// the channels, and without a word it would run unsupervised.
+    @Test func channelsMeantForAnotherProcessAreNamedOnce() {
+        let supervisor = FakeSupervisor()
+        setEnvironment(supervisor, pid: getpid() + 1)
+        defer { clearEnvironment() }
+        let said = Recorder()
+        let notice = OnceNotice { said.record($0) }
+        #expect(SupervisorEnvironment.take(notice: notice) == nil)
+        #expect(SupervisorEnvironment.take(notice: notice) == nil)
+        #expect(said.all.count == 1, "\(said.all)")
+        let line = said.all.first ?? ""
+        #expect(line.hasPrefix("SuperviseClient: SUPERVISE_PID is \(getpid() + 1) but this process is \(getpid())"), "\(line)")
+        #expect(line.contains("runs unsupervised") && line.contains("swift run"), "\(line)")
+    }
+
+    @Test func noNoticeWhenTheChannelsAreThisProcessesOrAbsent() {
+        let said = Recorder()
+        let notice = OnceNotice { said.record($0) }
+        clearEnvironment()
+        #expect(SupervisorEnvironment.take(notice: notice) == nil)
+        let supervisor = FakeSupervisor()
+        setEnvironment(supervisor, pid: getpid())
+        defer { clearEnvironment() }
+        #expect(SupervisorEnvironment.take(notice: notice) != nil)
+        #expect(said.all.isEmpty, "\(said.all)")
+    }
+
+    /// The notice's line reaches descriptor 2, whole and ended by a newline.
+    @Test func noticeIsWrittenToStandardError() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        let savedStandardError = dup(2)
+        dup2(ends[1], 2)
+        OnceNotice.writeToStandardError("SuperviseClient: a notice")
+        dup2(savedStandardError, 2)
+        close(savedStandardError)
+        close(ends[1])
+        var bytes = [UInt8](repeating: 0, count: 256)
+        let count = read(ends[0], &bytes, bytes.count)
+        close(ends[0])
+        #expect(String(decoding: bytes.prefix(max(0, count)), as: UTF8.self) == "SuperviseClient: a notice\n")
     }
 
     @Test func channelsMeantForThisProcessAreTakenAndHidden() {

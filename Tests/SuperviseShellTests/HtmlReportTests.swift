@@ -152,6 +152,72 @@ import Testing
         #expect(page.components(separatedBy: "<title>active ·").count == 3, "two active spans, nothing drawn while exited")
     }
 
+    /// A child reclaimed while suspended (killed, then `not-running`) and launched again for an event, as
+    /// examples/parking.toml's mail is in a real run.
+    static let reclaimed = child(timeline: [
+        entry(3, "note", "launched for event push"), entry(3, "state", "background"),
+        entry(118, "state", "suspending"), entry(118.4, "state", "suspended"),
+        entry(493, "note", "reclaimed: suspended children held 107824 KiB, over the suspended-memory budget of 92160 KiB"),
+        entry(493, "state", "terminating"), entry(497, "state", "not-running"),
+        entry(497.2, "note", "launched for event push"), entry(497.2, "state", "background"),
+        entry(601, "state", "suspending"), entry(601.5, "state", "suspended"), entry(602, "state", "terminating"),
+        entry(607, "state", "exited"),
+    ], exits: [exit(137, by: "reclaim", at: 497, "killed by SIGKILL (9)"), exit(0, by: "terminate", at: 607, "exited with 0")])
+
+    @Test func aReclaimIsDrawnAsAKillAndTheRelaunchIsMarkedRunTwo() throws {
+        let page = try HtmlReport.page(for: Self.report([Self.reclaimed]))
+        let cross = "fill=\"none\" stroke=\"\(HtmlPalette.kill)\" stroke-width=\"3\"><title>run 1: killed by SIGKILL (9) at 497 ms (by reclaim)"
+        #expect(page.components(separatedBy: cross).count == 3, "a cross (two strokes) at the reclaim")
+        #expect(page.contains(">run 2</text>"))
+        #expect(!page.contains(">run 3</text>"))
+        #expect(page.contains("exit 0 (terminate) · 2 runs"))
+        #expect(page.contains("fill=\"\(HtmlPalette.state("not-running")!)\"><title>not-running · 497 ms → 497.2 ms"))
+    }
+
+    @Test func everyStateDrawnHasItsColourInTheLegend() throws {
+        let page = try HtmlReport.page(for: Self.report([Self.reclaimed]))
+        for state in ["background", "suspending", "suspended", "terminating", "not-running"] {
+            let colour = try #require(HtmlPalette.state(state))
+            #expect(page.contains("fill=\"\(colour)\"/>\n<text x=") && page.contains(">\(state)</text>"),
+                    "\(state)'s swatch in the legend")
+        }
+        #expect(HtmlPalette.state("not-running") != HtmlPalette.state("no such state"), "not drawn as an unknown state")
+    }
+
+    /// `autostart = false`: not-running until the first launch, which is run 1.
+    @Test func notRunningBeforeTheFirstLaunchEndsNoRun() throws {
+        let child = Self.child(timeline: [Self.entry(0, "state", "not-running"), Self.entry(5, "state", "background"),
+                                          Self.entry(9, "state", "exited")],
+                               exits: [Self.exit(0, by: "self", at: 9, "exited with 0")])
+        let page = try HtmlReport.page(for: Self.report([child]))
+        #expect(!page.contains(">run 2</text>"))
+    }
+
+    /// The violation's label sits above the window and limit brackets, so its white backing hides neither
+    /// end; its line is drawn before the brackets, so theirs show over it.
+    @Test func aViolationsLabelHidesNoBracket() throws {
+        let page = try #require(try HtmlReport.page(for: Self.report([Self.violated], exitStatus: 124))
+            .components(separatedBy: "data-child=\"worker\"").last, "the lane's markup, after the legend's")
+        let label = try #require(page.components(separatedBy: "\n").first { $0.hasSuffix("expiry violation: killed</text>") })
+        let labelBaseline = try #require(Self.number(after: " y=\"", in: label))
+        let brackets = page.components(separatedBy: "\n").filter {
+            $0.hasPrefix("<path") && ($0.contains("stroke=\"\(HtmlPalette.window)\"") || $0.contains("stroke=\"\(HtmlPalette.limit)\""))
+        }
+        #expect(brackets.count == 2)
+        for bracket in brackets {
+            let d = try #require(bracket.components(separatedBy: "d=\"").dropFirst().first?.prefix { $0 != "\"" })
+            let ys = d.split(separator: " ").enumerated().filter { $0.offset % 2 == 1 }.compactMap { Double($0.element) }
+            #expect(labelBaseline + 3 < (ys.min() ?? 0), "the label's backing (to \(labelBaseline + 3)) above \(bracket)")
+        }
+        let line = try #require(page.range(of: "<title>expiry violation at 2.01 s"))
+        let limit = try #require(page.range(of: "stroke=\"\(HtmlPalette.limit)\""))
+        #expect(line.lowerBound < limit.lowerBound, "the violation's line under the limit bracket")
+    }
+
+    static func number(after prefix: String, in text: String) -> Double? {
+        text.components(separatedBy: prefix).dropFirst().first.flatMap { Double($0.prefix { $0 != "\"" }) }
+    }
+
     @Test func aChildStillRunningWhenTheReportWasWrittenSaysSo() throws {
         let child = Self.child(state: "suspended", timeline: [
             Self.entry(1, "state", "active"), Self.entry(10, "state", "background"), Self.entry(20, "state", "suspending"),

@@ -2,9 +2,10 @@
 /// coloured spans, a tick per moment with protocol lines, its tasks as bars, its exits and
 /// violations. Every shape's hover text (`<title>`) says what it is and the lines of its moment.
 struct HtmlLane {
-    /// Offsets from the lane's top.
-    static let windowRow = 6.0, limitRow = 16.0, stateTop = 24.0, stateHeight = 20.0
-    static let tickTop = 46.0, tickHeight = 8.0, taskTop = 58.0, taskRowHeight = 16.0, bottomPadding = 8.0
+    /// Offsets from the lane's top. The labels (`run N`, violations, `still …`) have a row of
+    /// their own above the brackets, so that their white backing hides no bracket's end.
+    static let labelRow = 13.0, windowRow = 22.0, limitRow = 32.0, stateTop = 40.0, stateHeight = 20.0
+    static let tickTop = 62.0, tickHeight = 8.0, taskTop = 74.0, taskRowHeight = 16.0, bottomPadding = 8.0
     /// Task rows at most; later overlapping tasks share the last row.
     static let maxTaskRows = 8
     /// Task bars drawn at most per child; the rest are counted in the lane.
@@ -20,7 +21,7 @@ struct HtmlLane {
 
     /// The lane's height, for `rows` task rows.
     static func height(taskRows: Int) -> Double {
-        max(taskTop + Double(taskRows) * taskRowHeight + bottomPadding, 74)
+        max(taskTop + Double(taskRows) * taskRowHeight + bottomPadding, 90)
     }
 
     /// Which row each of the first ``maxTaskBars`` tasks goes in: the first whose last bar has ended.
@@ -60,12 +61,15 @@ struct HtmlLane {
                    ("data-state-top", HtmlFormat.coordinate(top + Self.stateTop)),
                    ("data-state-bottom", HtmlFormat.coordinate(top + Self.stateTop + Self.stateHeight))]) { svg in
             drawLabel(top: top, into: &svg)
-            drawBrackets(top: top, into: &svg)
             drawStates(top: top, into: &svg)
             drawTicks(top: top, into: &svg)
             drawTasks(top: top, rows: rows, into: &svg)
             drawExits(top: top, into: &svg)
-            drawViolations(top: top, height: height, into: &svg)
+            // A violation's line under the brackets, whose closing ticks it would hide (a limit
+            // violation is judged at the limit's deadline); its label above them, in the label row.
+            drawViolationLines(top: top, height: height, into: &svg)
+            drawBrackets(top: top, into: &svg)
+            drawViolationLabels(top: top, into: &svg)
         }
     }
 
@@ -137,21 +141,29 @@ struct HtmlLane {
         }
         let last = child.exits.last ?? nil
         if last == nil || child.state != "exited" {
-            svg.label("still \(child.state) when the report was written ▸", x: right - 4, y: top + Self.limitRow + 4,
+            svg.label("still \(child.state) when the report was written ▸", x: right - 4, y: top + Self.labelRow,
                       size: 10, fill: "#424242", fromRight: true)
         }
-        // Each restart: a label where its run begins (the first state after an `exited`).
-        var run = 1
-        var afterExit = false
-        for entry in entries where entry.kind == "state" {
-            if afterExit, entry.text != "exited" {
-                run += 1
-                svg.line(x1: x(entry.milliseconds), y1: top + 2, x2: x(entry.milliseconds), y2: y + Self.stateHeight,
-                         stroke: "#424242", extra: " stroke-dasharray=\"3 2\"")
-                svg.label("run \(run)", x: x(entry.milliseconds) + 3, y: top + Self.stateTop - 2, size: 10, fill: "#424242")
-            }
-            afterExit = entry.text == "exited"
+        for start in runStarts.dropFirst() {
+            let column = x(start.at).rounded(.down) + 0.5  // a 1-px line on one pixel column: crisp
+            svg.line(x1: column, y1: top + 2, x2: column, y2: y + Self.stateHeight,
+                     stroke: HtmlPalette.runStart, extra: " stroke-dasharray=\"3 2\"")
+            svg.label("run \(start.run)", x: column + 3, y: top + Self.labelRow, size: 10, fill: HtmlPalette.runStart)
         }
+    }
+
+    /// Where each run begins: the first state that has a process after the child has run and
+    /// stopped having one (`exited`, or `not-running` after a reclaim). A `not-running` before
+    /// the first launch (`autostart = false`) ends no run.
+    var runStarts: [(run: Int, at: Double)] {
+        var starts: [(Int, Double)] = []
+        var stopped = true
+        for entry in child.timeline where entry.kind == "state" {
+            let hasNoProcess = entry.text == "exited" || entry.text == "not-running"
+            if stopped, !hasNoProcess { starts.append((starts.count + 1, entry.milliseconds)) }
+            stopped = hasNoProcess
+        }
+        return starts
     }
 
     // MARK: Brackets
@@ -273,17 +285,28 @@ struct HtmlLane {
         }
     }
 
-    private func drawViolations(top: Double, height: Double, into svg: inout HtmlSVG) {
+    private func drawViolationLines(top: Double, height: Double, into svg: inout HtmlSVG) {
+        for violation in child.violations {
+            svg.rect(x: x(violation.at) - 1.5, y: top, width: 3, height: height - 2, fill: HtmlPalette.violation,
+                     title: Self.title(of: violation))
+        }
+    }
+
+    private func drawViolationLabels(top: Double, into svg: inout HtmlSVG) {
         for violation in child.violations {
             let at = x(violation.at)
-            let tasks = violation.taskIDs.isEmpty ? "" : "; open tasks: " + violation.taskIDs.joined(separator: ", ")
-            let title = "\(violation.kind) violation at \(HtmlFormat.duration(violation.at)): \(violation.action)" + tasks
-            svg.rect(x: at - 1.5, y: top, width: 3, height: height - 2, fill: HtmlPalette.violation, title: title)
+            let title = Self.title(of: violation)
             let nearRight = at > right - 160
             svg.label("\(violation.kind) violation: \(violation.action)", x: nearRight ? at - 5 : at + 5,
-                      y: top + Self.limitRow + 4, size: 11, fill: HtmlPalette.violation, bold: true, fromRight: nearRight,
+                      y: top + Self.labelRow, size: 11, fill: HtmlPalette.violation, bold: true, fromRight: nearRight,
                       title: title)
         }
+    }
+
+    /// `expiry violation at 2.01 s: killed; open tasks: t1`.
+    static func title(of violation: HtmlRun.Violation) -> String {
+        let tasks = violation.taskIDs.isEmpty ? "" : "; open tasks: " + violation.taskIDs.joined(separator: ", ")
+        return "\(violation.kind) violation at \(HtmlFormat.duration(violation.at)): \(violation.action)" + tasks
     }
 
     // MARK: Text

@@ -114,31 +114,34 @@ public enum HtmlReport {
 
     // MARK: Legend
 
+    /// A swatch per colour, in rows as wide as the page.
     private static func drawLegend(top: Double, into svg: inout HtmlSVG) -> Double {
         var x = 8.0
-        let y = top + 4
-        func swatch(_ label: String, _ draw: (inout HtmlSVG, Double) -> Void) {
-            draw(&svg, x)
+        var y = top + 4
+        func swatch(_ label: String, _ draw: (inout HtmlSVG, Double, Double) -> Void) {
+            let advance = 24 + Double(label.count) * 5.8
+            if x + advance > width - 8 { x = 8; y += 20 }
+            draw(&svg, x, y)
             svg.text(label, x: x + 18, y: y + 10, size: 11)
-            x += 24 + Double(label.count) * 6.2
+            x += advance
         }
         for state in HtmlPalette.states {
-            swatch(state) { svg, x in svg.rect(x: x, y: y, width: 14, height: 12, fill: HtmlPalette.state(state) ?? "none") }
+            swatch(state) { svg, x, y in svg.rect(x: x, y: y, width: 14, height: 12, fill: HtmlPalette.state(state) ?? "none") }
         }
-        swatch("window") { svg, x in svg.path([(x, y + 8), (x, y + 2), (x + 14, y + 2), (x + 14, y + 8)],
+        swatch("window") { svg, x, y in svg.path([(x, y + 8), (x, y + 2), (x + 14, y + 2), (x + 14, y + 8)],
                                                 stroke: HtmlPalette.window, width: 2) }
-        swatch("limit") { svg, x in svg.path([(x, y + 8), (x, y + 2), (x + 14, y + 2), (x + 14, y + 8)],
+        swatch("limit") { svg, x, y in svg.path([(x, y + 8), (x, y + 2), (x + 14, y + 2), (x + 14, y + 8)],
                                                stroke: HtmlPalette.limit, width: 2) }
-        swatch("task") { svg, x in svg.rect(x: x, y: y, width: 14, height: 12, fill: HtmlPalette.task) }
-        swatch("expire") { svg, x in svg.path([(x + 2, y + 1), (x + 12, y + 1), (x + 7, y + 10)], fill: HtmlPalette.expire) }
-        swatch("killed") { svg, x in
+        swatch("task") { svg, x, y in svg.rect(x: x, y: y, width: 14, height: 12, fill: HtmlPalette.task) }
+        swatch("expire") { svg, x, y in svg.path([(x + 2, y + 1), (x + 12, y + 1), (x + 7, y + 10)], fill: HtmlPalette.expire) }
+        swatch("killed") { svg, x, y in
             svg.path([(x + 1, y), (x + 13, y + 12)], stroke: HtmlPalette.kill, width: 3)
             svg.path([(x + 1, y + 12), (x + 13, y)], stroke: HtmlPalette.kill, width: 3)
         }
-        swatch("exited") { svg, x in svg.rect(x: x + 6, y: y - 2, width: 3, height: 16, fill: HtmlPalette.kill) }
-        swatch("violation") { svg, x in svg.rect(x: x + 5, y: y - 2, width: 4, height: 16, fill: HtmlPalette.violation) }
-        swatch("protocol lines") { svg, x in svg.rect(x: x + 6, y: y + 2, width: 2, height: 8, fill: HtmlPalette.message) }
-        swatch("not recorded") { svg, x in svg.rect(x: x, y: y, width: 14, height: 12, fill: "url(#unrecorded)") }
+        swatch("exited") { svg, x, y in svg.rect(x: x + 6, y: y - 2, width: 3, height: 16, fill: HtmlPalette.kill) }
+        swatch("violation") { svg, x, y in svg.rect(x: x + 5, y: y - 2, width: 4, height: 16, fill: HtmlPalette.violation) }
+        swatch("protocol lines") { svg, x, y in svg.rect(x: x + 6, y: y + 2, width: 2, height: 8, fill: HtmlPalette.message) }
+        swatch("not recorded") { svg, x, y in svg.rect(x: x, y: y, width: 14, height: 12, fill: "url(#unrecorded)") }
         svg.text("Hover over a span, a tick, a bar or a mark for its protocol lines and times.", x: 8, y: y + 30,
                  size: 11, fill: "#616161")
         return y + 36

@@ -41,8 +41,8 @@ struct HtmlRun {
         var by: String
         var at: Double?
         var description: String
-        /// Killed by the supervisor: for a violation, or at the end of a grace.
-        var wasKilled: Bool { by == "violation" || by == "kill" }
+        /// Killed by the supervisor: for a violation, at the end of a grace, or to reclaim its memory.
+        var wasKilled: Bool { by == "violation" || by == "kill" || by == "reclaim" }
     }
 
     struct Child {
