@@ -57,10 +57,13 @@ import SuperviseTestSupport
         ("", "cannot read the report 'DIR': it is a directory, not a regular file"),
         ("bad.json", "the report 'DIR/bad.json' is not JSON: unexpected ']', expected a value at line 1, column 17"),
         ("list.json", "the report 'DIR/list.json' can't be drawn: not a supervise report: the JSON is not an object"),
+        // It trapped (SIGILL, exit 132) converting 1e300 to an Int (issue 24).
+        ("huge.json", "the report 'DIR/huge.json' can't be drawn: not a supervise report: its \"exit_status\" is not a status from 0 to 255"),
     ])
     func anUnreadableOrMalformedReportExits2WithOneLine(_ name: String, _ message: String) throws {
         _ = try write("bad.json", "{\"children\": [1,]}")
         _ = try write("list.json", "[]")
+        _ = try write("huge.json", "{\"exit_status\": 1e300, \"children\": []}")
         let out = temporary.file("out.html")
         let run = try supervise(["report", temporary.file(name), "--html", out])
         let expected = message.replacingOccurrences(of: "DIR", with: temporary.path)

@@ -125,7 +125,9 @@ struct HtmlLane {
         let entries = child.timeline
         for span in stateSpans {
             guard let fill = HtmlPalette.state(span.state) else { continue }
-            let lines = entries[Self.firstIndex(in: entries, atOrAfter: span.from)..<Self.firstIndex(in: entries, atOrAfter: span.to)]
+            // A report edited by hand may have its times out of order: never a range that runs backwards.
+            let first = Self.firstIndex(in: entries, atOrAfter: span.from)
+            let lines = entries[first..<max(first, Self.firstIndex(in: entries, atOrAfter: span.to))]
             let title = "\(span.state) · \(HtmlFormat.duration(span.from)) → \(HtmlFormat.duration(span.to))"
                 + " (\(HtmlFormat.duration(span.to - span.from)))" + Self.hoverLines(lines.map(\.line))
             svg.rect(x: x(span.from), y: y, width: max(x(span.to) - x(span.from), 1), height: Self.stateHeight,

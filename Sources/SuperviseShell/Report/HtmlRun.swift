@@ -75,7 +75,10 @@ struct HtmlRun {
         guard case .array(let children) = report["children"] ?? .null else {
             throw HtmlReportError(message: "not a supervise report: it has no \"children\" array")
         }
-        exitStatus = report["exit_status"]?.number.map { Int($0) }
+        exitStatus = report["exit_status"]?.integer
+        if let status = report["exit_status"], status != .null, !(0...255).contains(exitStatus ?? -1) {
+            throw HtmlReportError(message: "not a supervise report: its \"exit_status\" is not a status from 0 to 255")
+        }
         freezerAsked = report["settings"]?["freezer"]?.text
         self.children = try children.enumerated().map { (index, child) throws(HtmlReportError) in
             guard case .object = child else {
@@ -86,12 +89,12 @@ struct HtmlRun {
     }
 
     private static func child(_ json: JSONValue, index: Int) -> Child {
-        func count(_ key: String) -> Int { json[key]?.number.map { Int($0) } ?? 0 }
+        func count(_ key: String) -> Int { json[key]?.integer ?? 0 }
         let exits = json["runs"]?.elements.map { exit($0["exit"]) } ?? [exit(json["exit"])]
         return Child(
             name: json["name"]?.text ?? "child \(index + 1)",
             command: json["command"]?.elements.compactMap(\.text) ?? [],
-            pid: json["pid"]?.number.map { Int($0) },
+            pid: json["pid"]?.integer,
             freezer: json["freezer"]?.text ?? "?",
             state: json["state"]?.text ?? "?",
             timeline: json["timeline"]?.elements.compactMap { entry in
@@ -122,7 +125,7 @@ struct HtmlRun {
 
     private static func exit(_ json: JSONValue?) -> Exit? {
         guard let json, case .object = json else { return nil }
-        return Exit(status: json["status"]?.number.map { Int($0) }, by: json["by"]?.text ?? "?",
+        return Exit(status: json["status"]?.integer, by: json["by"]?.text ?? "?",
                     at: json["at_ms"]?.number, description: json["description"]?.text ?? "")
     }
 

@@ -238,6 +238,14 @@ extension JSONValue {
         }
     }
 
+    /// A number as an `Int`, its fraction dropped; `nil` for another kind of value and for a
+    /// number no `Int` holds (`1e300`): a report read from a file never traps.
+    var integer: Int? {
+        if case .int(let value) = self { return Int(exactly: value) }
+        guard let value = number, value.isFinite, value.magnitude < 9.2e18 else { return nil }
+        return Int(value)
+    }
+
     /// The text of a `.string`; `nil` otherwise.
     var text: String? {
         guard case .string(let value) = self else { return nil }
