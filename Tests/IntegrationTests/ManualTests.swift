@@ -21,7 +21,7 @@ import Testing
     /// Each shell's script offers the subcommands, and after `ctl` its own `--socket` and `--format` (with the
     /// formats), as each shell spells them.
     @Test(arguments: [
-        ("bash", ["ctl|report|doctor|help)", "_supervise_ctl()", "non_repeating_options=(--socket --format)"]),
+        ("bash", ["ctl|report|doctor|help)", "_supervise_ctl()", "non_repeating_options=(--socket --format --timeout)"]),
         ("zsh", ["'ctl:Send one command", "'report:Draw a run", "'doctor:Say what", "_supervise_ctl()",
                  "local -ar ___format=('json' 'table')"]),
         ("fish", ["-fa 'ctl'", "-fa 'report'", "-fa 'doctor'", "\"supervise ctl\" socket' -l 'socket'",
