@@ -104,9 +104,11 @@ import SuperviseTestSupport
         "supervise ctl --socket /tmp/run.sock terminate": Plan(notRun: ctlStep),
         "supervise ctl [--socket PATH] COMMAND       drive a running supervisor":
             Plan(notRun: "a synopsis; ControlSocketTests runs the subcommand in full"),
-        "supervise ctl [--socket PATH] [--format json|table] COMMAND [ARG...]":
+        "supervise ctl [--socket PATH] [--format json|table] [--timeout DURATION] COMMAND [ARG...]":
             Plan(notRun: "a synopsis; ControlSocketTests runs the subcommand in full"),
         "supervise ctl": Plan(notRun: "names the subcommand in prose"),
+        "supervise ctl: error: no answer from the supervisor at 'PATH' within 10s (stopped, or not serving?)":
+            Plan(notRun: "an error line ctl prints; CtlTimeoutTests brings it about"),
         "supervise ctl background all": Plan(notRun: ctlStep),
         "supervise ctl event worker push new message": Plan(notRun: ctlStep),
         "supervise ctl: error: MESSAGE": Plan(notRun: "the form of ctl's error line, not a command"),
