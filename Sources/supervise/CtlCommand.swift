@@ -47,6 +47,9 @@ struct CtlCommand: ParsableCommand {
                                valueName: "duration"))
     var timeout: String?
 
+    /// ctl's options that take a value, as a user may put them after the command by mistake.
+    static let ownOptions = ["--socket", "--format", "--timeout"]
+
     /// How long a supervisor may take to answer when `--timeout` is not given.
     static let defaultTimeout: Duration = .seconds(10)
 
@@ -59,6 +62,16 @@ struct CtlCommand: ParsableCommand {
         if command.isEmpty { throw ValidationError("no command: as in 'supervise ctl --socket PATH status'") }
         if command.contains(where: { $0.contains("\n") || $0.contains("\r") }) {
             throw ValidationError("a command is one line: no line breaks in its arguments")
+        }
+        // `ctl status --format json`: ctl's own options go before the command, whose words are sent
+        // as they are. Said only for a line the supervisor could not take anyway, so an event's
+        // TEXT may still hold the word.
+        let line = command.joined(separator: " ")
+        if (try? ControlParser.parse(line)) == nil,
+           let option = command.first(where: { word in Self.ownOptions.contains { word == $0 || word.hasPrefix($0 + "=") } }) {
+            let name = option.split(separator: "=")[0]
+            throw ValidationError("'\(name)' is an option of ctl: put it before the command, "
+                + "as in 'supervise ctl \(name) \(name == "--format" ? "json" : "VALUE") \(command[0])'")
         }
         if socketPath == nil { throw ValidationError("no socket: give --socket PATH or set SUPERVISE_SOCKET") }
         _ = try answerTime()

@@ -107,6 +107,10 @@ import Testing
         try expectError(["bakground", "w"], 2, "did you mean 'background'?")
         try expectError(["wait", "suspended", "w", "timeout=300ms"], 123, "timed out: w is active")
         try expectError(["#", "nothing"], 2, "no command")
+        // ctl's options after the command: said where they go (issue 28); an event's TEXT may hold the word.
+        try expectError(["status", "--format", "json"], 2,
+                        "'--format' is an option of ctl: put it before the command, as in 'supervise ctl --format json status'")
+        try expectError(["status", "--timeout=2s"], 2, "'--timeout' is an option of ctl: put it before the command")
 
         // Nobody at a path: 69; a stale socket file (its owner gone) answers nobody either.
         let missing = try Ctl.run(temporary.file("missing"), ["status"])
