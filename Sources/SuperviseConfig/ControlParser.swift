@@ -18,7 +18,7 @@ public enum ControlParser {
     /// `event SEQ KIND TEXT\n` fits in 1024 bytes with any SEQ.
     public static let maxEventBytes = 1024 - "event ".utf8.count - 20 - " ".utf8.count - "\n".utf8.count
 
-    static let commandNames = ["background", "foreground", "event", "terminate", "status", "wait", "sleep",
+    public static let commandNames = ["background", "foreground", "event", "terminate", "status", "wait", "sleep",
                                "signal", "start", "restart", "log-level", "version"]
 
     /// The levels `log-level` accepts, least important first (swift-log's).

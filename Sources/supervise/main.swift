@@ -50,6 +50,10 @@ do {
     if subcommand == nil, let word = firstUnexpectedArgument(message) {
         if let name = ControlText.closest(to: word, in: Array(subcommands.keys)) {
             message += ": did you mean 'supervise \(name)'?"
+        } else if let name = ControlText.closest(to: word, in: ControlParser.commandNames), name != word {
+            // `supervise statsu`: a command for a running supervisor goes through ctl (a word that
+            // is one exactly, `sleep`, is more likely a program put before '--').
+            message += ": did you mean 'supervise ctl \(name)'?"
         } else {
             // `supervise ./worker`: the usual mistake is a command without `--` before it.
             message += ": put the command after '--', as in 'supervise --window 2 -- ./worker'"

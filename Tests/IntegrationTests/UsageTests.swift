@@ -19,6 +19,7 @@ import SuperviseTestSupport
         (["./worker"], "Unexpected argument './worker': put the command after '--'"),
         (["sleep", "1"], "2 unexpected arguments: 'sleep', '1': put the command after '--'"),
         (["docter"], "Unexpected argument 'docter': did you mean 'supervise doctor'?"),
+        (["statsu"], "Unexpected argument 'statsu': did you mean 'supervise ctl status'?"),
         (["--signal", "USR1=pause", "--", "true"], "--signal unknown action 'pause'"),
         (["--signal", "KILL=ignore", "--", "true"], "SIGKILL can't be remapped"),
         (["--socket-group", "nogroup", "--", "true"], "give --socket PATH too"),
