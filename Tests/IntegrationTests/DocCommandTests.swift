@@ -107,8 +107,7 @@ import SuperviseTestSupport
         "supervise ctl [--socket PATH] [--format json|table] [--timeout DURATION] COMMAND [ARG...]":
             Plan(notRun: "a synopsis; ControlSocketTests runs the subcommand in full"),
         "supervise ctl": Plan(notRun: "names the subcommand in prose"),
-        "supervise ctl: error: no answer from the supervisor at 'PATH' within 10s (stopped, or not serving?)":
-            Plan(notRun: "an error line ctl prints; CtlTimeoutTests brings it about"),
+        "supervise ctl: error: no answer from the supervisor at 'PATH' within 10s (stopped, or not serving?)": Plan(notRun: "an error line"),
         "supervise ctl background all": Plan(notRun: ctlStep),
         "supervise ctl event worker push new message": Plan(notRun: ctlStep),
         "supervise ctl: error: MESSAGE": Plan(notRun: "the form of ctl's error line, not a command"),
