@@ -29,19 +29,15 @@ public enum Reaper {
     /// supervisor's last act, so that no zombie of a descendant it adopted is left behind
     /// (as pid 1, nothing else would reap it). Returns at once when it has no child.
     public static func reapAll(waitingUpTo timeout: Duration) {
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        while true {
-            var status: Int32 = 0
-            switch valueOrErrno({ waitpid(-1, &status, WNOHANG) }) {
-            case .success(let pid) where pid > 0:
-                continue
-            case .success:
+        _ = waitBriefly(upTo: timeout) {
+            while true {
+                var status: Int32 = 0
+                switch valueOrErrno({ waitpid(-1, &status, WNOHANG) }) {
+                case .success(let pid) where pid > 0: continue
                 // Children are left that have not exited yet (dying of the teardown's SIGKILL).
-                if clock.now >= deadline { return }
-                usleep(1_000)
-            case .failure:
-                return  // ECHILD: none is left
+                case .success: return false
+                case .failure: return true  // ECHILD: none is left
+                }
             }
         }
     }
