@@ -10,7 +10,11 @@ set -euo pipefail
 # python3-yaml: DeployExampleTests parses examples/kubernetes/pod.yaml.
 # python3-pip: installs gunicorn and junitparser below.
 # man-db: InstallTests reads the installed manual page with man.
-packages=(libcap-dev strace procps python3 util-linux nginx postgresql time chromium tini python3-yaml python3-pip man-db)
+# debootstrap, docker.io (with runc and containerd), podman, systemd-container: the engine tests
+# (Tests/IntegrationTests/Engines) make Debian roots and run supervise under Docker, runc, Podman
+# and a real systemd in systemd-nspawn; they start the daemons they need themselves.
+packages=(libcap-dev strace procps python3 util-linux nginx postgresql time chromium tini python3-yaml python3-pip man-db
+          debootstrap docker.io runc podman systemd-container)
 missing=()
 for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
