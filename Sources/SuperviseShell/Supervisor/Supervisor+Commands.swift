@@ -164,7 +164,7 @@ extension Supervisor {
         }
     }
 
-    private func refuse(_ origin: CommandOrigin, _ text: String, _ reason: String) {
+    func refuse(_ origin: CommandOrigin, _ text: String, _ reason: String) {
         switch origin {
         case .stdin(let line):
             logger.error("stdin line \(line): '\(ControlText.excerpt(text))': \(reason)")
@@ -180,16 +180,12 @@ extension Supervisor {
         if case .stdin(let line) = origin { endRunIfScripted(line, text, reason) }
     }
 
-    /// After a command that can't be run as written, when commands come from a pipe or file:
-    /// no further command runs, every child is terminated gracefully (as `terminate all`), and
-    /// the exit status becomes 123. On a terminal, or with `--keep-going`, nothing happens.
+    /// After a stdin command that can't be run as written: what follows is the core's
+    /// (``RunInput/commandMistake(line:text:reason:mistakes:)``).
     private func endRunIfScripted(_ line: Int, _ text: String, _ reason: String) {
-        guard let commands, commands.mistakes == .endTheRun else { return }
-        commands.stop()
-        outcome.scriptStepFailed = true
-        failedSteps.append(FailedStep(kind: .command, line: line, text: text, reason: reason, children: []))
-        logger.notice("stdin line \(line) failed and stdin is not a terminal: terminating every child (--keep-going goes on)")
-        for child in children { child.handle(.terminate(escalate: false), at: MonotonicClock.now()) }
+        guard let commands else { return }
+        perform(core.handle(.commandMistake(line: line, text: text, reason: reason, mistakes: commands.mistakes)),
+                for: .stdin(line: line), text: text)
     }
 
     /// Ends a stdin `sleep` whose time is up, or a `wait` that is satisfied, timed out or can't
@@ -204,11 +200,9 @@ extension Supervisor {
             commands.hold = nil
         case .failed(let reason):
             commands.hold = nil
-            outcome.scriptStepFailed = true
             if case .wait(_, _, _, let line, let text) = hold {
-                failedSteps.append(FailedStep(kind: .wait, line: line, text: text, reason: reason,
-                                              children: hold.culprits(among: waited)))
-                refuse(.stdin(line: line), text, reason)
+                let input = RunInput.waitFailed(line: line, text: text, reason: reason, children: hold.culprits(among: waited))
+                perform(core.handle(input), for: .stdin(line: line), text: text)
             }
         }
     }
@@ -238,8 +232,8 @@ extension Supervisor {
     }
 
     /// Whether another source of commands can still launch a child that is done while a
-    /// `wait` holds: the control socket is open and the run is not ending.
-    private var commandsCanLaunch: Bool { control != nil && !runIsEnding }
+    /// `wait` holds (``RunCore/commandsCanLaunch(_:_:)``).
+    private var commandsCanLaunch: Bool { core.commandsCanLaunch(runChildren, commandSources) }
 
     func statusJSON(_ child: SupervisedChild) -> JSONValue {
         .object([

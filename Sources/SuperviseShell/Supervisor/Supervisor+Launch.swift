@@ -12,9 +12,7 @@ extension Supervisor {
         do {
             unit = try freezers[spec.freezer]!.makeUnit(for: spec.name)
         } catch {
-            logger.error("\(spec.name): \(error.message)")
-            outcome.supervisorFailed = true
-            return
+            return perform(core.handle(.unitFailed(name: spec.name, message: error.message)))
         }
         let child = SupervisedChild(spec: spec, unit: unit, loop: loop, origin: origin, logger: logger)
         children.append(child)
@@ -63,17 +61,10 @@ extension Supervisor {
             started(child, pid: pid, channels: channels, at: now)
         } catch {
             child.recordSpawnFailure(error, at: now)
-            if case .spawn(let status) = error.code {
-                // The command can't be run (127, 126): the child's own failure.
-                logger.error("\(error.message)")
-                child.handle(.spawnFailed(status: status), at: now)
-                outcome.count(status, of: child.name)
-            } else {
-                // The supervisor could not start it (fork, a pipe, a process or descriptor limit).
-                logger.error("supervise failed: \(error.message)")
-                child.handle(.spawnFailed(status: 125), at: now)
-                outcome.supervisorFailed = true
-            }
+            let commandStatus: Int32? = if case .spawn(let status) = error.code { status } else { nil }
+            guard let place = children.firstIndex(where: { $0 === child }) else { return }
+            perform(core.handle(.spawnFailed(child: place, name: child.name, commandStatus: commandStatus,
+                                             message: error.message)), at: now)
         }
     }
 

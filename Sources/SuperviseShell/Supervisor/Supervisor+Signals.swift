@@ -95,6 +95,6 @@ extension Supervisor {
         let launchedAt = child.lifecycle.launchedAt, now = MonotonicClock.now()
         child.handle(.exited(termination, treeEmpty: child.unit.isEmpty()), at: now)
         mainProcessExited(child, launchedAt: launchedAt, at: now)
-        if let exit = child.lifecycle.exit { outcome.count(exit.countedStatus, of: child.name) }
+        if let exit = child.lifecycle.exit { perform(core.handle(.childExited(name: child.name, exit))) }
     }
 }

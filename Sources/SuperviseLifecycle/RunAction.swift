@@ -1,0 +1,21 @@
+/// What ``RunCore`` tells the shell to do, in order. A child is named by its place in the run's
+/// list of children.
+public enum RunAction: Equatable, Sendable {
+    /// A line of the supervisor's log.
+    case log(RunLogLevel, String)
+    /// Hands `input` to `child`'s core, and starts the run its core asks for.
+    case feed(child: Int, LifecycleInput)
+    /// Hands `input` to every child's core in turn, each at the time it is reached.
+    case feedEveryChild(LifecycleInput)
+    /// No further stdin command runs.
+    case stopCommands
+    /// Records a stdin step that failed the run.
+    case stepFailed(ScriptStepKind, line: Int, text: String, reason: String, children: [String])
+    /// Refuses the command being run, for `reason`: to its client, or in the log for stdin.
+    case refuse(String)
+}
+
+/// How loud a ``RunAction/log(_:_:)`` line is: the shell's logger levels the run uses.
+public enum RunLogLevel: Equatable, Sendable {
+    case debug, info, notice, warning, error
+}
