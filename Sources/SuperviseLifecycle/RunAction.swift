@@ -7,6 +7,12 @@ public enum RunAction: Equatable, Sendable {
     case feed(child: Int, LifecycleInput)
     /// Hands `input` to every child's core in turn, each at the time it is reached.
     case feedEveryChild(LifecycleInput)
+    /// Sends `signal` to `recipients` of `child`, and records `note` in its timeline.
+    case send(Int32, SignalRecipients, child: Int, note: String)
+    /// Records `text` in `child`'s timeline.
+    case note(child: Int, String)
+    /// Stops the job as a terminal's Ctrl-Z would, on `signal` (``TerminalJobControl`` decides how).
+    case stopJob(signal: Int32)
     /// No further stdin command runs.
     case stopCommands
     /// Records a stdin step that failed the run.

@@ -28,6 +28,8 @@ public struct RunCore: Sendable {
     private var freezersUnavailable = false
     /// A scripted mistake stopped stdin's commands.
     private var commandsStopped = false
+    /// How many terminating signals came: the second kills.
+    var terminationSignals = 0
 
     public init(settings: Settings) {
         self.settings = settings
@@ -49,6 +51,8 @@ public struct RunCore: Sendable {
     /// Decides `input`: the actions, to carry out in order.
     public mutating func handle(_ input: RunInput) -> [RunAction] {
         switch input {
+        case .signal(let signal, let name, let order, let routine, let children):
+            return received(signal, name, order, routine: routine, children)
         case .freezersUnavailable(let message):
             freezersUnavailable = true
             return [.log(.error, message)]

@@ -75,10 +75,11 @@ struct RunHarness {
         feed(child, .launched)
     }
 
-    /// `child`'s main process is reaped with `status` (its tree empty), and its exit handed to the run.
-    mutating func exit(_ child: Int, _ termination: ChildTermination = .exited(0)) {
+    /// `child`'s main process is reaped with `termination`, and its exit handed to the run;
+    /// `treeEmpty` false when processes it left behind still run.
+    mutating func exit(_ child: Int, _ termination: ChildTermination = .exited(0), treeEmpty: Bool = true) {
         reaped[child] = true
-        feed(child, .exited(termination, treeEmpty: true))
+        feed(child, .exited(termination, treeEmpty: treeEmpty))
         if let exit = cores[child].lifecycle.exit { handle(.childExited(name: name(child), exit)) }
     }
 

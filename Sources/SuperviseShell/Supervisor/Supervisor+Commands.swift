@@ -70,8 +70,12 @@ extension Supervisor {
         case .start(let target): apply(.start, to: target, origin, text)
         case .restart(let target): apply(.restart, to: target, origin, text)
         case .signal(let target, let signal, let recipients):
-            guard let targets = resolve(target, origin, text) else { return }
-            for child in targets { send(signal, to: recipients, of: child, origin, text) }
+            guard let places = resolve(target, origin, text) else { return }
+            for place in places {
+                let decision = core.signalCommand(signal, name: SignalName.describe(signal), to: recipients,
+                                                  of: runChild(children[place]), at: place)
+                perform(decision, for: origin, text: text)
+            }
         case .status:
             for child in children { child.lookForOutsideChange(at: now) }
             var lines = ""
@@ -81,8 +85,8 @@ extension Supervisor {
             }
             answer(lines, to: origin)
         case .wait(let state, let target, let timeout):
-            guard let targets = resolve(target, origin, text) else { return }
-            for child in targets { child.lookForOutsideChange(at: now) }
+            guard let places = resolve(target, origin, text) else { return }
+            for place in places { children[place].lookForOutsideChange(at: now) }
             let line = if case .stdin(let line) = origin { line } else { 0 }
             setHold(.wait(state: state, target: target, deadline: now + timeout, line: line, text: text), for: origin)
         case .sleep(let duration):
@@ -99,7 +103,8 @@ extension Supervisor {
     /// many children the last are reached well after the first (a grace must start then). A
     /// child launched for an event or started is spawned at once.
     private func apply(_ input: LifecycleInput, to target: ControlTarget, _ origin: CommandOrigin, _ text: String) {
-        guard let targets = resolve(target, origin, text) else { return }
+        guard let places = resolve(target, origin, text) else { return }
+        let targets = places.map { children[$0] }
         let launches = input == .start || input == .restart || { if case .event = input { true } else { false } }()
         for child in targets {
             if launches, child.isFinished, runIsEnding {
@@ -119,31 +124,17 @@ extension Supervisor {
         }
     }
 
-    /// `signal NAME SIG [main|group|tree]`: to the child's main process, its process group or
-    /// its tree, recorded in its timeline.
-    private func send(_ signal: Int32, to target: SignalTarget, of child: SupervisedChild, _ origin: CommandOrigin,
-                      _ text: String) {
-        let name = SignalName.describe(signal)
-        guard child.hasProcesses else {
-            return refuse(origin, text, "\(child.name): cannot send \(name): it is \(child.state.rawValue), with no process")
-        }
-        if !forward(signal, to: target, of: child, note: "sent \(name) to its \(target.noun) (signal command)") {
-            refuse(origin, text, "\(child.name): cannot send \(name) to its \(target.noun): its main process has "
-                + "exited (the target tree reaches what is left)")
-        }
-    }
-
-    /// The children a command names, or `nil` after rejecting it: why none could be.
-    private func resolve(_ target: ControlTarget, _ origin: CommandOrigin, _ text: String) -> [SupervisedChild]? {
+    /// The places of the children a command names, or `nil` after rejecting it: why none could be.
+    private func resolve(_ target: ControlTarget, _ origin: CommandOrigin, _ text: String) -> [Int]? {
         switch target {
         case .all:
-            return children
+            return Array(children.indices)
         case .unnamed:
-            if children.count == 1 { return children }
+            if children.count == 1 { return [0] }
             reject(origin, text, "name a child or 'all' (children: \(children.map(\.name).joined(separator: ", ")))")
             return nil
         case .named(let name):
-            if let child = children.first(where: { $0.name == name }) { return [child] }
+            if let place = children.firstIndex(where: { $0.name == name }) { return [place] }
             reject(origin, text, "no child named '\(ControlText.excerpt(name))' (children: \(children.map(\.name).joined(separator: ", ")))")
             return nil
         }

@@ -42,6 +42,13 @@ extension Supervisor {
                 if child.takeRunRequest() { start(child, at: now) }
             case .feedEveryChild(let input):
                 for child in children { child.handle(input, at: MonotonicClock.now()) }
+            case .send(let signal, let recipients, let place, let note):
+                children[place].record(.note, note, at: now)
+                children[place].unit.send(signal, to: recipients)
+            case .note(let place, let text):
+                children[place].record(.note, text, at: now)
+            case .stopJob(let signal):
+                stopJob(onSignal: signal)
             case .stopCommands:
                 commands?.stop()
             case .stepFailed(let kind, let line, let text, let reason, let culprits):

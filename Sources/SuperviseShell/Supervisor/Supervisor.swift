@@ -28,7 +28,6 @@ public final class Supervisor {
     /// The stdin steps that failed the run: the first and the last ``failedStepLimit``, the rest counted.
     var failedSteps = HeadTailBuffer<FailedStep>(headLimit: Supervisor.failedStepLimit,
                                                  tailLimit: Supervisor.failedStepLimit)
-    var terminationSignals = 0
     var openFilesLimit: (soft: UInt64, hard: UInt64)?
     var devNull: Int32 = -1
     var childrenByPID: [Int32: SupervisedChild] = [:]
