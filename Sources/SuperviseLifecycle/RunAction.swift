@@ -5,6 +5,8 @@ public enum RunAction: Equatable, Sendable {
     case log(RunLogLevel, String)
     /// Hands `input` to `child`'s core, and starts the run its core asks for.
     case feed(child: Int, LifecycleInput)
+    /// Closes `child`'s finished run (its pipes, its output) and hands its core `runOver`.
+    case wrapUp(child: Int)
     /// Hands `input` to every child's core in turn, each at the time it is reached.
     case feedEveryChild(LifecycleInput)
     /// Sends `signal` to `recipients` of `child`, and records `note` in its timeline.

@@ -99,28 +99,15 @@ extension Supervisor {
         }
     }
 
-    /// Feeds `input` to each child the command names, each at the time it is handled: with
-    /// many children the last are reached well after the first (a grace must start then). A
-    /// child launched for an event or started is spawned at once.
+    /// Hands `input` to each child the command names, as the run core decides
+    /// (``RunCore/command(_:to:at:runIsEnding:)``), each at the time it is reached: with many
+    /// children the last are reached well after the first (a grace must start then). A child
+    /// launched for an event or started is spawned at once.
     private func apply(_ input: LifecycleInput, to target: ControlTarget, _ origin: CommandOrigin, _ text: String) {
         guard let places = resolve(target, origin, text) else { return }
-        let targets = places.map { children[$0] }
-        let launches = input == .start || input == .restart || { if case .event = input { true } else { false } }()
-        for child in targets {
-            if launches, child.isFinished, runIsEnding {
-                let act = if case .event = input { "cannot deliver event" } else { "cannot start" }
-                refuse(origin, text, "\(child.name): \(act): every child has exited and the run is "
-                    + "ending (--keep-running keeps it up)")
-                continue
-            }
-            if launches, child.isFinished, !child.wrappedUp {
-                // Its last run is over: wrapped up before the command starts the next one.
-                finishRun(of: child, at: MonotonicClock.now())
-            }
-            for reason in child.handle(input, at: MonotonicClock.now()) {
-                refuse(origin, text, "\(child.name): \(reason)")
-            }
-            if child.takeRunRequest() { start(child, at: MonotonicClock.now()) }
+        for place in places {
+            let decision = core.command(input, to: runChild(children[place]), at: place, runIsEnding: runIsEnding)
+            perform(decision, at: MonotonicClock.now(), for: origin, text: text)
         }
     }
 

@@ -40,6 +40,8 @@ extension Supervisor {
                     if let origin { refuse(origin, text, "\(child.name): \(reason)") }
                 }
                 if child.takeRunRequest() { start(child, at: now) }
+            case .wrapUp(let place):
+                finishRun(of: children[place], at: now)
             case .feedEveryChild(let input):
                 for child in children { child.handle(input, at: MonotonicClock.now()) }
             case .send(let signal, let recipients, let place, let note):
