@@ -1,7 +1,6 @@
 import SuperviseConfig
 import SuperviseLifecycle
 import SuperviseSystem
-import SuperviseProtocol
 
 extension Supervisor {
     /// Makes the child's freezer unit and pipes, spawns it, and sends the launch events; a
@@ -29,7 +28,8 @@ extension Supervisor {
             let channels = try ProtocolChannels()
             let request = SpawnRequest(
                 arguments: spec.command,
-                environment: environment(for: spec),
+                environment: RunCore.environment(of: spec.name, own: spec.environment,
+                                                 inherited: CurrentProcess.environment),
                 workingDirectory: spec.workingDirectory,
                 stdin: options.control == .stdin ? devNull : 0,
                 stdout: output?.childEnds.stdout ?? 1,
@@ -112,23 +112,5 @@ extension Supervisor {
         }
         child.logger.info("started pid \(pid) (\(child.unit.kind.rawValue))")
         child.handle(.launched, at: now)
-    }
-
-    /// The inherited environment, the child's own additions, and the protocol's variables.
-    private func environment(for spec: ChildSpec) -> [String] {
-        var variables: [String] = []
-        for text in CurrentProcess.environment {
-            if text.hasPrefix("SUPERVISE_") || text.hasPrefix("NOTIFY_SOCKET=") { continue }
-            if let equals = text.firstIndex(of: "="), spec.environment[String(text[..<equals])] != nil { continue }
-            variables.append(text)
-        }
-        for (key, value) in spec.environment.sorted(by: { $0.key < $1.key }) {
-            variables.append("\(key)=\(value)")
-        }
-        variables.append("SUPERVISE_PROTOCOL=\(protocolVersion)")
-        variables.append("SUPERVISE_EVENTS_FD=3")
-        variables.append("SUPERVISE_REQUESTS_FD=4")
-        variables.append("SUPERVISE_NAME=\(spec.name)")
-        return variables
     }
 }
