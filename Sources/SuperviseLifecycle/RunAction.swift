@@ -7,6 +7,8 @@ public enum RunAction: Equatable, Sendable {
     case feed(child: Int, LifecycleInput)
     /// Closes `child`'s finished run (its pipes, its output) and hands its core `runOver`.
     case wrapUp(child: Int)
+    /// Starts the run `child`'s core asked for, if it asked.
+    case startRequestedRun(child: Int)
     /// Hands `input` to every child's core in turn, each at the time it is reached.
     case feedEveryChild(LifecycleInput)
     /// Sends `signal` to `recipients` of `child`, and records `note` in its timeline.

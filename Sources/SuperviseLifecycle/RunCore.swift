@@ -122,6 +122,19 @@ public struct RunCore: Sendable {
         return settings.keepRunning || child.status.state == .notRunning
     }
 
+    /// Whether `child` may run again, for a service manager's status: a restart is pending, or
+    /// it keeps the run up.
+    public func mayRunAgain(_ child: RunChild, _ sources: CommandSources) -> Bool {
+        child.status.restartPending || keepsRunUp(child, sources)
+    }
+
+    /// At the top of each turn of the loop: every finished run not yet wrapped up is closed, and
+    /// a run its core then asks for (a `restart` waiting for the last run to end) is started.
+    public func finishedRuns(_ children: [RunChild]) -> [RunAction] {
+        children.indices.filter { children[$0].status.isFinished && !children[$0].wrappedUp }
+            .flatMap { [RunAction.wrapUp(child: $0), .startRequestedRun(child: $0)] }
+    }
+
     /// Whether a command from another source can still launch a child that is done while a
     /// `wait` holds: the control socket is open and the run is not ending.
     public func commandsCanLaunch(_ children: [RunChild], _ sources: CommandSources) -> Bool {
@@ -168,6 +181,15 @@ public struct RunChild: Equatable, Sendable {
         self.killedForViolation = killedForViolation
     }
 
+    /// The child `name` whose rules are `core`'s.
+    public init(name: String, core: ChildCore, wrappedUp: Bool, pid: Int32, mainProcessAlive: Bool) {
+        self.init(name: name, status: core.status, wrappedUp: wrappedUp, pid: pid, mainProcessAlive: mainProcessAlive,
+                  killedForViolation: core.killedForViolation)
+    }
+
     /// A run was spawned and something of its tree may still be running.
     public var hasProcesses: Bool { pid > 0 && !status.isFinished }
+
+    /// Nothing more will happen to it: exited, its tree gone, its run wrapped up, no restart pending.
+    public var isDone: Bool { status.isFinished && wrappedUp && !status.restartPending }
 }

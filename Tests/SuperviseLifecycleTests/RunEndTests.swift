@@ -65,3 +65,37 @@ import Testing
         #expect(run.isEnding && !run.run.commandsCanLaunch(run.children, run.sources), "the run is ending")
     }
 }
+
+/// What the shell asks of the run's rules at each turn of its loop.
+@Suite(.timeLimit(.minutes(5))) struct RunTurnTests {
+    @Test func eachFinishedRunNotYetWrappedUpIsClosedThenARequestedRunStarted() {
+        var run = RunHarness(children: 3)
+        #expect(run.run.finishedRuns(run.children).isEmpty)
+        run.exit(0)
+        run.exit(2)
+        run.wrapUp(2)
+        #expect(run.run.finishedRuns(run.children) == [.wrapUp(child: 0), .startRequestedRun(child: 0)],
+                "the one wrapped up already is left alone, the running one too")
+    }
+
+    @Test func aChildIsDoneOnceFinishedWrappedUpAndNotToBeRestarted() {
+        var run = RunHarness(children: 1, restart: RestartRules(policy: .always, delay: .seconds(1)))
+        run.exit(0)
+        #expect(!run.children[0].isDone, "its run is not wrapped up")
+        run.wrapUp(0)
+        #expect(!run.children[0].isDone, "a restart is pending")
+        run.feed(0, .terminate(escalate: false))
+        #expect(run.children[0].isDone)
+    }
+
+    @Test func aChildMayRunAgainWhileARestartIsPendingOrItKeepsTheRunUp() {
+        var run = RunHarness(children: 2, restart: RestartRules(policy: .onFailure, delay: .seconds(1)))
+        run.endEveryChild([1, 0])
+        #expect(run.run.mayRunAgain(run.children[0], run.sources), "its restart is pending")
+        #expect(!run.run.mayRunAgain(run.children[1], run.sources))
+        var keep = RunHarness(children: 1, settings: RunCore.Settings(keepRunning: true))
+        keep.sources.socketOpen = true
+        keep.endEveryChild([0])
+        #expect(keep.run.mayRunAgain(keep.children[0], keep.sources), "--keep-running, and a client may send an event")
+    }
+}

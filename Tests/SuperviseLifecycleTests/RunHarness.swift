@@ -29,9 +29,8 @@ struct RunHarness {
 
     /// Each child as the run's rules see it.
     var children: [RunChild] {
-        cores.indices.map { RunChild(name: name($0), status: cores[$0].status, wrappedUp: wrappedUp[$0], pid: pids[$0],
-                                     mainProcessAlive: pids[$0] > 0 && !reaped[$0],
-                                     killedForViolation: cores[$0].killedForViolation) }
+        cores.indices.map { RunChild(name: name($0), core: cores[$0], wrappedUp: wrappedUp[$0], pid: pids[$0],
+                                     mainProcessAlive: pids[$0] > 0 && !reaped[$0]) }
     }
 
     func name(_ child: Int) -> String { "child\(child)" }

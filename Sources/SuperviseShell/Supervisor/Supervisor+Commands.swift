@@ -205,8 +205,7 @@ extension Supervisor {
         if hold.deadline <= now {
             for child in children where hold.isWaiting(for: child.name) { child.lookForOutsideChange(at: now) }
         }
-        return children.map { CommandHold.Child(name: $0.name, state: $0.state, isDone: $0.isDone,
-                                                  toldToTerminate: $0.status.toldToTerminate) }
+        return runChildren.map(CommandHold.Child.init)
     }
 
     /// Whether another source of commands can still launch a child that is done while a

@@ -13,8 +13,8 @@ extension Supervisor {
     /// `child` as the run's rules see it; its main process is alive until reaped (reaping takes
     /// it out of `childrenByPID`).
     func runChild(_ child: SupervisedChild) -> RunChild {
-        RunChild(name: child.name, status: child.status, wrappedUp: child.wrappedUp, pid: child.pid,
-                 mainProcessAlive: childrenByPID[child.pid] === child, killedForViolation: child.core.killedForViolation)
+        RunChild(name: child.name, core: child.core, wrappedUp: child.wrappedUp, pid: child.pid,
+                 mainProcessAlive: childrenByPID[child.pid] === child)
     }
 
     /// Every child as the run's rules see it, in the run's order.
@@ -42,6 +42,8 @@ extension Supervisor {
                 if child.takeRunRequest() { start(child, at: now) }
             case .wrapUp(let place):
                 finishRun(of: children[place], at: now)
+            case .startRequestedRun(let place):
+                if children[place].takeRunRequest() { start(children[place], at: now) }
             case .feedEveryChild(let input):
                 for child in children { child.handle(input, at: MonotonicClock.now()) }
             case .send(let signal, let recipients, let place, let note):

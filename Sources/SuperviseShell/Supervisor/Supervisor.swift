@@ -51,9 +51,7 @@ public final class Supervisor {
         self.outputPrefixWidth = OutputPrefixer.width(for: children.map(\.name))
         self.options = options
         self.logger = logger
-        self.core = RunCore(settings: RunCore.Settings(keepRunning: options.keepRunning,
-                                                       violationStatus: options.violationStatus,
-                                                       freezersUnavailableStatus: options.freezerUnavailableStatus))
+        self.core = RunCore(settings: RunCore.Settings(options))
         self.signals = try SignalReceiver(taking: options.signalTable.signals + [SignalNumber.childStatusChanged])
         self.loop = try EventLoop()
         if let controlSocket {
@@ -108,12 +106,7 @@ public final class Supervisor {
 
     private func runLoop() {
         while true {
-            let now = MonotonicClock.now()
-            for child in children where child.isFinished && !child.wrappedUp {
-                finishRun(of: child, at: now)
-                // A `restart` starts the next run as soon as the last is over.
-                if child.takeRunRequest() { start(child, at: now) }
-            }
+            perform(core.finishedRuns(runChildren))
             reclaimOverBudget()
             notifyServiceManager()
             control?.resumeIfPaused()
