@@ -52,4 +52,12 @@ import Testing
             """
         #expect(Self.decisions(in: source) == ["if child.status.restartPending { start(child, at: now) }"])
     }
+
+    /// The control server never calls the supervisor back: it takes no closure, and keeps the
+    /// lines it reads until the supervisor takes them (docs/architecture.md, "The three paths").
+    @Test func theControlServerTakesNoCallBack() throws {
+        let source = try String(contentsOf: Self.shell.appendingPathComponent("Control/ControlServer.swift"), encoding: .utf8)
+        #expect(source.contains("func takeCommands()"))
+        #expect(!source.contains("@escaping"), "a closure handed in is a way back into the supervisor")
+    }
 }

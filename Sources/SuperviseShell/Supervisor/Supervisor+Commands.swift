@@ -4,8 +4,8 @@ import SuperviseSystem
 import Logging
 
 extension Supervisor {
-    /// Runs buffered stdin commands until one holds the reader or none is left, after ending
-    /// the holds of control clients that are over.
+    /// Runs the commands control clients sent, then buffered stdin commands until one holds the
+    /// reader or none is left, after ending the holds of control clients that are over.
     ///
     /// Called only between inputs, once the last one's actions are all carried out (never from
     /// inside a child's decision): a command run while a decision's `freeze` was still to come
@@ -15,6 +15,7 @@ extension Supervisor {
     func runCommands() {
         // A freeze verified by the last input counts before any command can thaw the child.
         reclaimOverBudget()
+        for (client, text) in control?.takeCommands() ?? [] { runClientCommand(client, text) }
         releaseClientHolds(at: MonotonicClock.now())
         guard let commands else { return }
         releaseHold(at: MonotonicClock.now())
@@ -31,7 +32,7 @@ extension Supervisor {
 
     /// Runs the command a control client sent, between inputs as a stdin command, and answers
     /// it unless a `wait` or `sleep` holds the answer.
-    func runClientCommand(_ client: ControlClient, _ text: String) {
+    private func runClientCommand(_ client: ControlClient, _ text: String) {
         reclaimOverBudget()
         logger.debug("control socket (uid \(client.connection.peer.uid)): \(ControlText.excerpt(text))")
         execute(text, from: .client(client), at: MonotonicClock.now())

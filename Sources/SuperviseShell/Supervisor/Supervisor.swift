@@ -55,9 +55,7 @@ public final class Supervisor {
         self.signals = try SignalReceiver(taking: options.signalTable.signals + [SignalNumber.childStatusChanged])
         self.loop = try EventLoop()
         if let controlSocket {
-            control = ControlServer(listener: controlSocket, loop: loop) { [unowned self] client, text in
-                self.runClientCommand(client, text)
-            }
+            control = ControlServer(listener: controlSocket, loop: loop)
         }
     }
 
