@@ -17,6 +17,12 @@ public enum CommandHold: Equatable, Sendable {
         /// It was told to terminate: no run of it starts again, so it can only end.
         public let toldToTerminate: Bool
 
+        /// A child of the run as the run's rules see it.
+        public init(_ child: RunChild) {
+            self.init(name: child.name, state: child.status.state, isDone: child.isDone,
+                      toldToTerminate: child.status.toldToTerminate)
+        }
+
         public init(name: String, state: ChildState, isDone: Bool, toldToTerminate: Bool = false) {
             self.name = name
             self.state = state

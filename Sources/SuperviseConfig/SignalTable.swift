@@ -23,14 +23,18 @@ public enum SignalAction: String, Sendable, CaseIterable {
     /// Log it and carry on: nothing stops or kills the supervisor behind its children's back.
     case ignore
 
-    /// Which of each child's processes a forwarding action sends the signal to; `nil` for the
-    /// others.
-    public var forwardTarget: SignalTarget? {
+    /// What the run core is told to do (``RunCore``): a forwarding action with which of each
+    /// child's processes the signal reaches.
+    public var order: SignalOrder {
         switch self {
-        case .forward: .main
-        case .forwardGroup: .group
-        case .forwardTree: .tree
-        case .background, .foreground, .terminate, .stop, .ignore: nil
+        case .background: .background
+        case .foreground: .foreground
+        case .terminate: .terminate
+        case .forward: .forward(.main)
+        case .forwardGroup: .forward(.group)
+        case .forwardTree: .forward(.tree)
+        case .stop: .stop
+        case .ignore: .ignore
         }
     }
 }

@@ -22,6 +22,8 @@ public struct ChildCore: Sendable {
     private var spawnFailed = false
     /// The user asked for `restart`: once the current run is over, the next starts at once.
     private var restartRequested = false
+    /// Some run of this child was killed for a violation: the run's exit status says so.
+    public private(set) var killedForViolation = false
 
     /// A child whose first run is launched, or with `autostart` false left `not-running`.
     public init(settings: LifecycleSettings, restart: RestartRules, freezerNotifies: Bool, autostart: Bool = true) {
@@ -63,6 +65,7 @@ public struct ChildCore: Sendable {
             return ChildDecision(actions: lifecycle.handle(.terminate(escalate: false), at: now), status: status)
         }
         var actions = lifecycle.handle(input, at: now)
+        if lifecycle.exit?.by == .violation { killedForViolation = true }
         switch input {
         case .launched:
             runStartedAt = now

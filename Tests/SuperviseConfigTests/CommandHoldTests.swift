@@ -84,4 +84,14 @@ import Testing
         #expect(hold.verdict(over: children, at: start + .seconds(4)) == .holds)
         #expect(hold.verdict(over: children, at: start + .seconds(5)) == .failed("timed out: b is background, c is active"))
     }
+
+    /// A `wait` sees each child of the run as the run's rules do (``RunChild``).
+    @Test func aWaitSeesAChildAsTheRunsRulesDo() {
+        var core = ChildCore(settings: LifecycleSettings(), restart: RestartRules(), freezerNotifies: false)
+        _ = core.handle(.launched, at: start)
+        _ = core.handle(.terminate(escalate: false), at: start)
+        let child = RunChild(name: "w", status: core.status, wrappedUp: false, pid: 7, mainProcessAlive: true,
+                             killedForViolation: false)
+        #expect(CommandHold.Child(child) == CommandHold.Child(name: "w", state: .terminating, isDone: false, toldToTerminate: true))
+    }
 }

@@ -69,7 +69,8 @@ import Testing
         #expect(try SignalTable.parseMapping("HUP=forward") == (SIGHUP, .forward))
         #expect(try SignalTable.parseMapping("HUP=forward-group") == (SIGHUP, .forwardGroup))
         #expect(try SignalTable.parseMapping("HUP=forward-tree") == (SIGHUP, .forwardTree))
-        #expect(SignalAction.allCases.map(\.forwardTarget) == [nil, nil, nil, .main, .group, .tree, nil, nil])
+        #expect(SignalAction.allCases.map(\.order) == [.background, .foreground, .terminate, .forward(.main), .forward(.group),
+                                                       .forward(.tree), .stop, .ignore])
     }
 
     @Test(arguments: [

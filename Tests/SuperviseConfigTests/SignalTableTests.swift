@@ -30,7 +30,7 @@ import Testing
     @Test(arguments: [SIGQUIT, SIGALRM, SIGVTALRM, SIGPROF, SIGPWR, SIGWINCH, SIGURG, SIGIO, 34, 64])
     func signalsFromOutsideAreForwarded(signal: Int32) {
         #expect(SignalTable.standard.action(for: signal) == .forward)
-        #expect(SignalTable.standard.action(for: signal)?.forwardTarget == .main, "to the main process, as tini")
+        #expect(SignalTable.standard.action(for: signal)?.order == .forward(.main), "to the main process, as tini")
     }
 
     /// `nohup supervise …`: SIGHUP ignored at start stays ignored (not taken, the children start

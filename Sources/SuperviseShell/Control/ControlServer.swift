@@ -2,10 +2,12 @@ import SuperviseConfig
 import SuperviseSystem
 
 /// The control socket in the event loop: accepts clients, checks who they are, reads each one's
-/// command line and hands it to the supervisor, and writes answers without ever blocking.
+/// command line and keeps it for the supervisor, and writes answers without ever blocking.
 ///
-/// A client's command runs in its read handler, between inputs like every command; its answer
-/// is written as far as the socket takes, the rest when it is writable again.
+/// It never calls the supervisor: the supervisor takes the lines read (``takeCommands()``) after
+/// each handler, between inputs like every command, and answers through ``send(_:to:)`` and
+/// ``finish(_:_:)``; an answer is written as far as the socket takes, the rest when it is
+/// writable again.
 final class ControlServer {
     /// The most clients connected at once. One more takes the place of the longest-connected
     /// client that has sent no command yet, or else is answered `error busy` and closed.
@@ -16,14 +18,19 @@ final class ControlServer {
     private(set) var clients: [Int32: ControlClient] = [:]
     /// How many connections were accepted: each client's place in that order.
     private var accepted = 0
-    /// Runs a command line a client sent.
-    private let onCommand: (ControlClient, String) -> Void
+    /// The command lines read and not yet taken, with their clients, in the order they came.
+    private var received: [(client: ControlClient, text: String)] = []
 
-    init(listener: ControlListener, loop: EventLoop, onCommand: @escaping (ControlClient, String) -> Void) {
+    init(listener: ControlListener, loop: EventLoop) {
         self.listener = listener
         self.loop = loop
-        self.onCommand = onCommand
         loop.add(listener.fd) { [unowned self] _ in self.acceptAll() }
+    }
+
+    /// The command lines read since the last call, with their clients, in the order they came.
+    func takeCommands() -> [(client: ControlClient, text: String)] {
+        defer { received.removeAll() }
+        return received
     }
 
     /// The clients whose `wait` or `sleep` holds their answer.
@@ -98,7 +105,7 @@ final class ControlServer {
             finish(client, .error(.usage, "ignored: the line is over \(ControlConnection.maxLineLength / 1024) KiB"))
         case .line(let text):
             client.text = text
-            onCommand(client, text)
+            received.append((client, text))
         }
     }
 

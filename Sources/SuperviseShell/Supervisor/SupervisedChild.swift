@@ -76,9 +76,6 @@ final class SupervisedChild {
     /// A run was spawned and something of its tree may still be running.
     var hasProcesses: Bool { pid > 0 && !isFinished }
 
-    /// Nothing more will happen to this child: exited, its tree gone, no restart pending.
-    var isDone: Bool { isFinished && wrappedUp && !status.restartPending }
-
     // MARK: - Inputs
 
     /// Feeds `input` to the core, after reading what the child already wrote (the

@@ -6,9 +6,7 @@ import SuperviseSystem
 /// ended a scripted run. Where, why, and the children a wait was waiting for in vain.
 struct FailedStep {
     /// A failed `wait` (JUnit type `wait`), or a command that could not be run as written (`command`).
-    enum Kind: String { case wait, command }
-
-    var kind: Kind
+    var kind: ScriptStepKind
     var line: Int
     var text: String
     var reason: String

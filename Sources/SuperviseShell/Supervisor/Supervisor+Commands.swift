@@ -4,8 +4,8 @@ import SuperviseSystem
 import Logging
 
 extension Supervisor {
-    /// Runs buffered stdin commands until one holds the reader or none is left, after ending
-    /// the holds of control clients that are over.
+    /// Runs the commands control clients sent, then buffered stdin commands until one holds the
+    /// reader or none is left, after ending the holds of control clients that are over.
     ///
     /// Called only between inputs, once the last one's actions are all carried out (never from
     /// inside a child's decision): a command run while a decision's `freeze` was still to come
@@ -15,6 +15,7 @@ extension Supervisor {
     func runCommands() {
         // A freeze verified by the last input counts before any command can thaw the child.
         reclaimOverBudget()
+        for (client, text) in control?.takeCommands() ?? [] { runClientCommand(client, text) }
         releaseClientHolds(at: MonotonicClock.now())
         guard let commands else { return }
         releaseHold(at: MonotonicClock.now())
@@ -31,7 +32,7 @@ extension Supervisor {
 
     /// Runs the command a control client sent, between inputs as a stdin command, and answers
     /// it unless a `wait` or `sleep` holds the answer.
-    func runClientCommand(_ client: ControlClient, _ text: String) {
+    private func runClientCommand(_ client: ControlClient, _ text: String) {
         reclaimOverBudget()
         logger.debug("control socket (uid \(client.connection.peer.uid)): \(ControlText.excerpt(text))")
         execute(text, from: .client(client), at: MonotonicClock.now())
@@ -70,8 +71,12 @@ extension Supervisor {
         case .start(let target): apply(.start, to: target, origin, text)
         case .restart(let target): apply(.restart, to: target, origin, text)
         case .signal(let target, let signal, let recipients):
-            guard let targets = resolve(target, origin, text) else { return }
-            for child in targets { send(signal, to: recipients, of: child, origin, text) }
+            guard let places = resolve(target, origin, text) else { return }
+            for place in places {
+                let decision = core.signalCommand(signal, name: SignalName.describe(signal), to: recipients,
+                                                  of: runChild(children[place]), at: place)
+                perform(decision, for: origin, text: text)
+            }
         case .status:
             for child in children { child.lookForOutsideChange(at: now) }
             var lines = ""
@@ -81,8 +86,8 @@ extension Supervisor {
             }
             answer(lines, to: origin)
         case .wait(let state, let target, let timeout):
-            guard let targets = resolve(target, origin, text) else { return }
-            for child in targets { child.lookForOutsideChange(at: now) }
+            guard let places = resolve(target, origin, text) else { return }
+            for place in places { children[place].lookForOutsideChange(at: now) }
             let line = if case .stdin(let line) = origin { line } else { 0 }
             setHold(.wait(state: state, target: target, deadline: now + timeout, line: line, text: text), for: origin)
         case .sleep(let duration):
@@ -95,55 +100,29 @@ extension Supervisor {
         }
     }
 
-    /// Feeds `input` to each child the command names, each at the time it is handled: with
-    /// many children the last are reached well after the first (a grace must start then). A
-    /// child launched for an event or started is spawned at once.
+    /// Hands `input` to each child the command names, as the run core decides
+    /// (``RunCore/command(_:to:at:runIsEnding:)``), each at the time it is reached: with many
+    /// children the last are reached well after the first (a grace must start then). A child
+    /// launched for an event or started is spawned at once.
     private func apply(_ input: LifecycleInput, to target: ControlTarget, _ origin: CommandOrigin, _ text: String) {
-        guard let targets = resolve(target, origin, text) else { return }
-        let launches = input == .start || input == .restart || { if case .event = input { true } else { false } }()
-        for child in targets {
-            if launches, child.isFinished, runIsEnding {
-                let act = if case .event = input { "cannot deliver event" } else { "cannot start" }
-                refuse(origin, text, "\(child.name): \(act): every child has exited and the run is "
-                    + "ending (--keep-running keeps it up)")
-                continue
-            }
-            if launches, child.isFinished, !child.wrappedUp {
-                // Its last run is over: wrapped up before the command starts the next one.
-                finishRun(of: child, at: MonotonicClock.now())
-            }
-            for reason in child.handle(input, at: MonotonicClock.now()) {
-                refuse(origin, text, "\(child.name): \(reason)")
-            }
-            if child.takeRunRequest() { start(child, at: MonotonicClock.now()) }
+        guard let places = resolve(target, origin, text) else { return }
+        for place in places {
+            let decision = core.command(input, to: runChild(children[place]), at: place, runIsEnding: runIsEnding)
+            perform(decision, at: MonotonicClock.now(), for: origin, text: text)
         }
     }
 
-    /// `signal NAME SIG [main|group|tree]`: to the child's main process, its process group or
-    /// its tree, recorded in its timeline.
-    private func send(_ signal: Int32, to target: SignalTarget, of child: SupervisedChild, _ origin: CommandOrigin,
-                      _ text: String) {
-        let name = SignalName.describe(signal)
-        guard child.hasProcesses else {
-            return refuse(origin, text, "\(child.name): cannot send \(name): it is \(child.state.rawValue), with no process")
-        }
-        if !forward(signal, to: target, of: child, note: "sent \(name) to its \(target.noun) (signal command)") {
-            refuse(origin, text, "\(child.name): cannot send \(name) to its \(target.noun): its main process has "
-                + "exited (the target tree reaches what is left)")
-        }
-    }
-
-    /// The children a command names, or `nil` after rejecting it: why none could be.
-    private func resolve(_ target: ControlTarget, _ origin: CommandOrigin, _ text: String) -> [SupervisedChild]? {
+    /// The places of the children a command names, or `nil` after rejecting it: why none could be.
+    private func resolve(_ target: ControlTarget, _ origin: CommandOrigin, _ text: String) -> [Int]? {
         switch target {
         case .all:
-            return children
+            return Array(children.indices)
         case .unnamed:
-            if children.count == 1 { return children }
+            if children.count == 1 { return [0] }
             reject(origin, text, "name a child or 'all' (children: \(children.map(\.name).joined(separator: ", ")))")
             return nil
         case .named(let name):
-            if let child = children.first(where: { $0.name == name }) { return [child] }
+            if let place = children.firstIndex(where: { $0.name == name }) { return [place] }
             reject(origin, text, "no child named '\(ControlText.excerpt(name))' (children: \(children.map(\.name).joined(separator: ", ")))")
             return nil
         }
@@ -164,7 +143,7 @@ extension Supervisor {
         }
     }
 
-    private func refuse(_ origin: CommandOrigin, _ text: String, _ reason: String) {
+    func refuse(_ origin: CommandOrigin, _ text: String, _ reason: String) {
         switch origin {
         case .stdin(let line):
             logger.error("stdin line \(line): '\(ControlText.excerpt(text))': \(reason)")
@@ -180,16 +159,12 @@ extension Supervisor {
         if case .stdin(let line) = origin { endRunIfScripted(line, text, reason) }
     }
 
-    /// After a command that can't be run as written, when commands come from a pipe or file:
-    /// no further command runs, every child is terminated gracefully (as `terminate all`), and
-    /// the exit status becomes 123. On a terminal, or with `--keep-going`, nothing happens.
+    /// After a stdin command that can't be run as written: what follows is the core's
+    /// (``RunInput/commandMistake(line:text:reason:mistakes:)``).
     private func endRunIfScripted(_ line: Int, _ text: String, _ reason: String) {
-        guard let commands, commands.mistakes == .endTheRun else { return }
-        commands.stop()
-        outcome.scriptStepFailed = true
-        failedSteps.append(FailedStep(kind: .command, line: line, text: text, reason: reason, children: []))
-        logger.notice("stdin line \(line) failed and stdin is not a terminal: terminating every child (--keep-going goes on)")
-        for child in children { child.handle(.terminate(escalate: false), at: MonotonicClock.now()) }
+        guard let commands else { return }
+        perform(core.handle(.commandMistake(line: line, text: text, reason: reason, mistakes: commands.mistakes)),
+                for: .stdin(line: line), text: text)
     }
 
     /// Ends a stdin `sleep` whose time is up, or a `wait` that is satisfied, timed out or can't
@@ -204,11 +179,9 @@ extension Supervisor {
             commands.hold = nil
         case .failed(let reason):
             commands.hold = nil
-            outcome.scriptStepFailed = true
             if case .wait(_, _, _, let line, let text) = hold {
-                failedSteps.append(FailedStep(kind: .wait, line: line, text: text, reason: reason,
-                                              children: hold.culprits(among: waited)))
-                refuse(.stdin(line: line), text, reason)
+                let input = RunInput.waitFailed(line: line, text: text, reason: reason, children: hold.culprits(among: waited))
+                perform(core.handle(input), for: .stdin(line: line), text: text)
             }
         }
     }
@@ -233,13 +206,12 @@ extension Supervisor {
         if hold.deadline <= now {
             for child in children where hold.isWaiting(for: child.name) { child.lookForOutsideChange(at: now) }
         }
-        return children.map { CommandHold.Child(name: $0.name, state: $0.state, isDone: $0.isDone,
-                                                  toldToTerminate: $0.status.toldToTerminate) }
+        return runChildren.map(CommandHold.Child.init)
     }
 
     /// Whether another source of commands can still launch a child that is done while a
-    /// `wait` holds: the control socket is open and the run is not ending.
-    private var commandsCanLaunch: Bool { control != nil && !runIsEnding }
+    /// `wait` holds (``RunCore/commandsCanLaunch(_:_:)``).
+    private var commandsCanLaunch: Bool { core.commandsCanLaunch(runChildren, commandSources) }
 
     func statusJSON(_ child: SupervisedChild) -> JSONValue {
         .object([

@@ -1,7 +1,6 @@
 import SuperviseConfig
 import SuperviseLifecycle
 import SuperviseSystem
-import SuperviseProtocol
 
 extension Supervisor {
     /// Makes the child's freezer unit and pipes, spawns it, and sends the launch events; a
@@ -12,9 +11,7 @@ extension Supervisor {
         do {
             unit = try freezers[spec.freezer]!.makeUnit(for: spec.name)
         } catch {
-            logger.error("\(spec.name): \(error.message)")
-            outcome.supervisorFailed = true
-            return
+            return perform(core.handle(.unitFailed(name: spec.name, message: error.message)))
         }
         let child = SupervisedChild(spec: spec, unit: unit, loop: loop, origin: origin, logger: logger)
         children.append(child)
@@ -31,7 +28,8 @@ extension Supervisor {
             let channels = try ProtocolChannels()
             let request = SpawnRequest(
                 arguments: spec.command,
-                environment: environment(for: spec),
+                environment: RunCore.environment(of: spec.name, own: spec.environment,
+                                                 inherited: CurrentProcess.environment),
                 workingDirectory: spec.workingDirectory,
                 stdin: options.control == .stdin ? devNull : 0,
                 stdout: output?.childEnds.stdout ?? 1,
@@ -63,17 +61,10 @@ extension Supervisor {
             started(child, pid: pid, channels: channels, at: now)
         } catch {
             child.recordSpawnFailure(error, at: now)
-            if case .spawn(let status) = error.code {
-                // The command can't be run (127, 126): the child's own failure.
-                logger.error("\(error.message)")
-                child.handle(.spawnFailed(status: status), at: now)
-                outcome.count(status, of: child.name)
-            } else {
-                // The supervisor could not start it (fork, a pipe, a process or descriptor limit).
-                logger.error("supervise failed: \(error.message)")
-                child.handle(.spawnFailed(status: 125), at: now)
-                outcome.supervisorFailed = true
-            }
+            let commandStatus: Int32? = if case .spawn(let status) = error.code { status } else { nil }
+            guard let place = children.firstIndex(where: { $0 === child }) else { return }
+            perform(core.handle(.spawnFailed(child: place, name: child.name, commandStatus: commandStatus,
+                                             message: error.message)), at: now)
         }
     }
 
@@ -121,23 +112,5 @@ extension Supervisor {
         }
         child.logger.info("started pid \(pid) (\(child.unit.kind.rawValue))")
         child.handle(.launched, at: now)
-    }
-
-    /// The inherited environment, the child's own additions, and the protocol's variables.
-    private func environment(for spec: ChildSpec) -> [String] {
-        var variables: [String] = []
-        for text in CurrentProcess.environment {
-            if text.hasPrefix("SUPERVISE_") || text.hasPrefix("NOTIFY_SOCKET=") { continue }
-            if let equals = text.firstIndex(of: "="), spec.environment[String(text[..<equals])] != nil { continue }
-            variables.append(text)
-        }
-        for (key, value) in spec.environment.sorted(by: { $0.key < $1.key }) {
-            variables.append("\(key)=\(value)")
-        }
-        variables.append("SUPERVISE_PROTOCOL=\(protocolVersion)")
-        variables.append("SUPERVISE_EVENTS_FD=3")
-        variables.append("SUPERVISE_REQUESTS_FD=4")
-        variables.append("SUPERVISE_NAME=\(spec.name)")
-        return variables
     }
 }

@@ -21,7 +21,7 @@ extension Supervisor {
         guard let serviceManager else { return }
         let states = children.map { child in
             ServiceNotifier.Child(name: child.name, status: child.status, grace: child.spec.settings.grace,
-                                  mayRunAgain: child.status.restartPending || keepsRunUp(child))
+                                  mayRunAgain: core.mayRunAgain(runChild(child), commandSources))
         }
         guard let message = serviceNotifier.message(for: states) else { return }
         if let failure = serviceManager.send(message) { logger.warning("\(failure)") }

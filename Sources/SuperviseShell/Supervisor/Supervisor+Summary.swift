@@ -14,7 +14,7 @@ extension Supervisor {
                                         summary: ChildSummary(runs: child.runs, omitted: child.omittedRuns, verdict: verdict),
                                         spawnFailure: child.spawnFailure?.message)
         }
-        let text = RunSummaryText(children: summaries, exitStatus: exitStatus, rule: outcome.rule).text
+        let text = RunSummaryText(children: summaries, exitStatus: exitStatus, rule: core.outcome.rule).text
         Descriptor.writeAll(Descriptor.standardError, text)
     }
 }

@@ -23,11 +23,11 @@ public final class Supervisor {
     var commands: CommandReader?
     /// The control socket's clients, when `--socket` is given.
     var control: ControlServer?
-    var outcome = RunOutcome()
+    /// The run's rules: when it ends, and the facts behind its exit status.
+    var core: RunCore
     /// The stdin steps that failed the run: the first and the last ``failedStepLimit``, the rest counted.
     var failedSteps = HeadTailBuffer<FailedStep>(headLimit: Supervisor.failedStepLimit,
                                                  tailLimit: Supervisor.failedStepLimit)
-    var terminationSignals = 0
     var openFilesLimit: (soft: UInt64, hard: UInt64)?
     var devNull: Int32 = -1
     var childrenByPID: [Int32: SupervisedChild] = [:]
@@ -51,12 +51,11 @@ public final class Supervisor {
         self.outputPrefixWidth = OutputPrefixer.width(for: children.map(\.name))
         self.options = options
         self.logger = logger
+        self.core = RunCore(settings: RunCore.Settings(options))
         self.signals = try SignalReceiver(taking: options.signalTable.signals + [SignalNumber.childStatusChanged])
         self.loop = try EventLoop()
         if let controlSocket {
-            control = ControlServer(listener: controlSocket, loop: loop) { [unowned self] client, text in
-                self.runClientCommand(client, text)
-            }
+            control = ControlServer(listener: controlSocket, loop: loop)
         }
     }
 
@@ -66,11 +65,11 @@ public final class Supervisor {
         do {
             try prepareFreezers()
         } catch {
-            logger.error("\(error.message)")
+            perform(core.handle(.freezersUnavailable(message: error.message)))
             // Nothing was launched; the report still says how the run ended. (The status stays:
             // 2 comes before 125, and 125 is already the supervisor's failure.)
-            _ = writeReport(exitStatus: options.freezerUnavailableStatus, failedStatus: options.freezerUnavailableStatus)
-            return options.freezerUnavailableStatus
+            _ = writeReport(exitStatus: core.exitStatus, failedStatus: core.exitStatus)
+            return core.exitStatus
         }
         openFilesLimit = OpenFilesLimit.raise()
         CurrentProcess.becomeSubreaper()
@@ -92,31 +91,20 @@ public final class Supervisor {
         for spec in specs { launch(spec) }
         runLoop()
         closeControl()
-        outcome.violationKill = children.contains { child in
-            child.omittedRuns.killedForViolation || child.runs.contains { $0.exit?.by == .violation }
-        }
+        perform(core.handle(.ended(runChildren)))
         // A result file that can't be written is the supervisor's failure (125); the JUnit
         // results go first, so that the report written after them says so.
-        if !writeCIResults() { outcome.supervisorFailed = true }
-        var failed = outcome
-        failed.supervisorFailed = true
-        if !writeReport(exitStatus: outcome.exitStatus(violationStatus: options.violationStatus),
-                        failedStatus: failed.exitStatus(violationStatus: options.violationStatus)) {
-            outcome.supervisorFailed = true
+        if !writeCIResults() { perform(core.handle(.resultFileFailed)) }
+        if !writeReport(exitStatus: core.exitStatus, failedStatus: core.exitStatusIfAResultFails) {
+            perform(core.handle(.resultFileFailed))
         }
-        let status = outcome.exitStatus(violationStatus: options.violationStatus)
-        writeSummary(exitStatus: status)
-        return status
+        writeSummary(exitStatus: core.exitStatus)
+        return core.exitStatus
     }
 
     private func runLoop() {
         while true {
-            let now = MonotonicClock.now()
-            for child in children where child.isFinished && !child.wrappedUp {
-                finishRun(of: child, at: now)
-                // A `restart` starts the next run as soon as the last is over.
-                if child.takeRunRequest() { start(child, at: now) }
-            }
+            perform(core.finishedRuns(runChildren))
             reclaimOverBudget()
             notifyServiceManager()
             control?.resumeIfPaused()
@@ -154,24 +142,6 @@ public final class Supervisor {
             earliest = min(deadline, earliest ?? deadline)
         }
         return earliest
-    }
-
-    /// The run is ending: no child has a process left or a restart pending, and none can be
-    /// launched again (docs/cli.md, "End of input, and the end of the run").
-    var runIsEnding: Bool {
-        children.allSatisfy { $0.isFinished && !$0.status.restartPending && !keepsRunUp($0) }
-    }
-
-    /// The run is over: it is ending, and every run is wrapped up.
-    var runIsOver: Bool { runIsEnding && children.allSatisfy(\.wrappedUp) }
-
-    /// An event can still launch `child`, and the run stays up for it: a `not-running` child,
-    /// or any child with `--keep-running`, while commands can still come (stdin has not ended,
-    /// or a control socket is open) and it was not told to terminate.
-    func keepsRunUp(_ child: SupervisedChild) -> Bool {
-        let commandsMayCome = control != nil || commands?.mayRunMore == true
-        guard commandsMayCome, !child.status.toldToTerminate else { return false }
-        return options.keepRunning || child.state == .notRunning
     }
 
     /// A run of `child` is over: close its pipes and flush its output; its core decides on a restart.

@@ -47,3 +47,11 @@ public struct SupervisorOptions: Sendable {
 
     public init() {}
 }
+
+extension RunCore.Settings {
+    /// What the options say of the run as a whole.
+    init(_ options: SupervisorOptions) {
+        self.init(keepRunning: options.keepRunning, violationStatus: options.violationStatus,
+                  freezersUnavailableStatus: options.freezerUnavailableStatus)
+    }
+}

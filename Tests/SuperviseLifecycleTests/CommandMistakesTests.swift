@@ -1,5 +1,5 @@
 import Testing
-@testable import SuperviseConfig
+@testable import SuperviseLifecycle
 
 /// Which stdin sources end the run on a command that can't be run as written.
 @Suite(.timeLimit(.minutes(5))) struct CommandMistakesTests {

@@ -1,0 +1,31 @@
+/// What ``RunCore`` tells the shell to do, in order. A child is named by its place in the run's
+/// list of children.
+public enum RunAction: Equatable, Sendable {
+    /// A line of the supervisor's log.
+    case log(RunLogLevel, String)
+    /// Hands `input` to `child`'s core, and starts the run its core asks for.
+    case feed(child: Int, LifecycleInput)
+    /// Closes `child`'s finished run (its pipes, its output) and hands its core `runOver`.
+    case wrapUp(child: Int)
+    /// Starts the run `child`'s core asked for, if it asked.
+    case startRequestedRun(child: Int)
+    /// Hands `input` to every child's core in turn, each at the time it is reached.
+    case feedEveryChild(LifecycleInput)
+    /// Sends `signal` to `recipients` of `child`, and records `note` in its timeline.
+    case send(Int32, SignalRecipients, child: Int, note: String)
+    /// Records `text` in `child`'s timeline.
+    case note(child: Int, String)
+    /// Stops the job as a terminal's Ctrl-Z would, on `signal` (``TerminalJobControl`` decides how).
+    case stopJob(signal: Int32)
+    /// No further stdin command runs.
+    case stopCommands
+    /// Records a stdin step that failed the run.
+    case stepFailed(ScriptStepKind, line: Int, text: String, reason: String, children: [String])
+    /// Refuses the command being run, for `reason`: to its client, or in the log for stdin.
+    case refuse(String)
+}
+
+/// How loud a ``RunAction/log(_:_:)`` line is: the shell's logger levels the run uses.
+public enum RunLogLevel: Equatable, Sendable {
+    case debug, info, notice, warning, error
+}

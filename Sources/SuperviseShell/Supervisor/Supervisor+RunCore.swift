@@ -1,0 +1,78 @@
+import SuperviseLifecycle
+import SuperviseSystem
+import Logging
+
+/// The run's rules are ``RunCore``'s: the supervisor hands it what happened and the children as
+/// they are, and carries out the actions it returns, in order, deciding nothing of its own.
+extension Supervisor {
+    /// Where commands can still come from.
+    var commandSources: CommandSources {
+        CommandSources(socketOpen: control != nil, stdinMayRunMore: commands?.mayRunMore == true)
+    }
+
+    /// `child` as the run's rules see it; its main process is alive until reaped (reaping takes
+    /// it out of `childrenByPID`).
+    func runChild(_ child: SupervisedChild) -> RunChild {
+        RunChild(name: child.name, core: child.core, wrappedUp: child.wrappedUp, pid: child.pid,
+                 mainProcessAlive: childrenByPID[child.pid] === child)
+    }
+
+    /// Every child as the run's rules see it, in the run's order.
+    var runChildren: [RunChild] { children.map(runChild) }
+
+    /// The run is ending (``RunCore/isEnding(_:_:)``).
+    var runIsEnding: Bool { core.isEnding(runChildren, commandSources) }
+
+    /// The run is over (``RunCore/isOver(_:_:)``).
+    var runIsOver: Bool { core.isOver(runChildren, commandSources) }
+
+    /// Carries out the run core's actions in order; a child's input is decided at `now`, and a
+    /// refusal goes where the command being run came from (`origin`, its `text`).
+    func perform(_ actions: [RunAction], at now: Instant = MonotonicClock.now(), for origin: CommandOrigin? = nil,
+                 text: String = "") {
+        for action in actions {
+            switch action {
+            case .log(let level, let line):
+                logger.log(level: level.loggerLevel, "\(line)")
+            case .feed(let place, let input):
+                let child = children[place]
+                for reason in child.handle(input, at: now) {
+                    if let origin { refuse(origin, text, "\(child.name): \(reason)") }
+                }
+                if child.takeRunRequest() { start(child, at: now) }
+            case .wrapUp(let place):
+                finishRun(of: children[place], at: now)
+            case .startRequestedRun(let place):
+                if children[place].takeRunRequest() { start(children[place], at: now) }
+            case .feedEveryChild(let input):
+                for child in children { child.handle(input, at: MonotonicClock.now()) }
+            case .send(let signal, let recipients, let place, let note):
+                children[place].record(.note, note, at: now)
+                children[place].unit.send(signal, to: recipients)
+            case .note(let place, let text):
+                children[place].record(.note, text, at: now)
+            case .stopJob(let signal):
+                stopJob(onSignal: signal)
+            case .stopCommands:
+                commands?.stop()
+            case .stepFailed(let kind, let line, let text, let reason, let culprits):
+                failedSteps.append(FailedStep(kind: kind, line: line, text: text, reason: reason, children: culprits))
+            case .refuse(let reason):
+                if let origin { refuse(origin, text, reason) }
+            }
+        }
+    }
+}
+
+extension RunLogLevel {
+    /// The logger's level of the same name.
+    var loggerLevel: Logger.Level {
+        switch self {
+        case .debug: .debug
+        case .info: .info
+        case .notice: .notice
+        case .warning: .warning
+        case .error: .error
+        }
+    }
+}
