@@ -26,19 +26,33 @@ public enum ControlParser {
     static let kindCharacters = "._:-"
 
     /// The command on `line` (without its newline; a trailing CR is ignored),
-    /// `nil` for a blank or comment line, or an error that quotes the line.
-    public static func parse(_ line: String) throws(UsageError) -> ControlCommand? {
+    /// `nil` for a blank or comment line, or an error that says what is wrong with and
+    /// without quoting the line.
+    public static func parse(_ line: String) throws(ControlLineError) -> ControlCommand? {
         var words = Words(line)
         guard let name = words.next() else { return nil }
-        func fail(_ problem: String) -> UsageError {
-            UsageError("ignored '\(ControlText.excerpt(ControlText.trimmed(line)))': \(problem)")
+        /// What is wrong, then (where the line may be quoted) the word at fault and a near miss,
+        /// then what is expected.
+        func fail(_ problem: String, _ expected: String, quoting word: Substring? = nil,
+                  suggestion: String? = nil) -> ControlLineError {
+            let quoted = word.map { " '\(ControlText.excerpt($0))'" } ?? ""
+            let nearMiss = suggestion.map { " (did you mean '\($0)'?)" } ?? ""
+            return ControlLineError(line: line, detail: "\(problem)\(quoted)\(nearMiss): \(expected)",
+                                    problem: "\(problem): \(expected)")
+        }
+        /// A value its own parser refused (a duration, a signal): its error quotes the value.
+        func fail(_ problem: String, _ expected: String, because error: UsageError,
+                  detailPrefix: String = "") -> ControlLineError {
+            ControlLineError(line: line, detail: detailPrefix + error.message, problem: "\(problem): \(expected)")
+        }
+        func unexpected(_ word: Substring, _ expected: String) -> ControlLineError {
+            ControlLineError(line: line, detail: "unexpected '\(ControlText.excerpt(word))': \(expected)",
+                             problem: "unexpected word: \(expected)")
         }
         switch name {
         case "background", "foreground", "terminate", "start", "restart":
             let target = words.next().map(target(named:)) ?? .unnamed
-            if let extra = words.next() {
-                throw fail("unexpected '\(ControlText.excerpt(extra))': expected \(name) [NAME]")
-            }
+            if let extra = words.next() { throw unexpected(extra, "expected \(name) [NAME]") }
             switch name {
             case "background": return .background(target)
             case "foreground": return .foreground(target)
@@ -48,58 +62,53 @@ public enum ControlParser {
             }
         case "event":
             guard let child = words.next() else {
-                throw fail("missing NAME: expected event NAME KIND [TEXT] (NAME may be all)")
+                throw fail("missing NAME", "expected event NAME KIND [TEXT] (NAME may be all)")
             }
             guard let kind = words.next() else {
-                throw fail("missing KIND: expected event NAME KIND [TEXT]")
+                throw fail("missing KIND", "expected event NAME KIND [TEXT]")
             }
             guard ControlText.isToken(kind, extra: kindCharacters) else {
-                throw fail("invalid KIND '\(ControlText.excerpt(kind))': expected letters, digits and . _ : -")
+                throw fail("invalid KIND", "expected letters, digits and . _ : -", quoting: kind)
             }
             let text = ControlText.trimmed(words.rest)
             guard kind.utf8.count + 1 + text.utf8.count <= maxEventBytes else {
-                throw fail("event KIND and TEXT are too long: at most \(maxEventBytes) bytes")
+                throw fail("event KIND and TEXT are too long", "at most \(maxEventBytes) bytes")
             }
             return .event(target(named: child), kind: String(kind), text: text.isEmpty ? nil : text)
         case "status", "version":
-            if let extra = words.next() {
-                throw fail("unexpected '\(ControlText.excerpt(extra))': \(name) takes no arguments")
-            }
+            if let extra = words.next() { throw unexpected(extra, "\(name) takes no arguments") }
             return name == "status" ? .status : .version
         case "signal":
             let usage = "expected signal NAME SIG [main|group|tree] (NAME may be all)"
-            guard let child = words.next() else { throw fail("missing NAME: \(usage)") }
-            guard let signalWord = words.next() else { throw fail("missing SIG: \(usage)") }
+            guard let child = words.next() else { throw fail("missing NAME", usage) }
+            guard let signalWord = words.next() else { throw fail("missing SIG", usage) }
             let recipients = words.next()
-            if let extra = words.next() { throw fail("unexpected '\(ControlText.excerpt(extra))': \(usage)") }
+            if let extra = words.next() { throw unexpected(extra, usage) }
             let signal: Int32
             do throws(UsageError) {
                 signal = try SignalName.parseAny(String(signalWord))
             } catch {
-                throw fail(error.message)
+                throw fail("unknown SIG", usage, because: error)
             }
             guard let to = SignalTarget(rawValue: recipients.map(String.init) ?? "main") else {
-                throw fail("unknown target '\(ControlText.excerpt(recipients ?? ""))': \(usage)")
+                throw fail("unknown target", usage, quoting: recipients)
             }
             return .signal(target(named: child), signal: signal, to: to)
         case "log-level":
             let usage = "expected log-level LEVEL, LEVEL one of \(logLevels.joined(separator: ", "))"
-            guard let level = words.next() else { throw fail("missing LEVEL: \(usage)") }
-            if let extra = words.next() { throw fail("unexpected '\(ControlText.excerpt(extra))': \(usage)") }
-            guard logLevels.contains(String(level)) else {
-                throw fail("unknown level '\(ControlText.excerpt(level))': \(usage)")
-            }
+            guard let level = words.next() else { throw fail("missing LEVEL", usage) }
+            if let extra = words.next() { throw unexpected(extra, usage) }
+            guard logLevels.contains(String(level)) else { throw fail("unknown level", usage, quoting: level) }
             return .logLevel(String(level))
         case "wait":
             let usage = "expected wait STATE [NAME] [timeout=DURATION]"
             guard let stateWord = words.next() else {
-                throw fail("missing STATE: \(usage)")
+                throw fail("missing STATE", usage)
             }
             guard let state = waitableStates.first(where: { $0.rawValue == stateWord }) else {
-                let suggestion = ControlText.closest(to: String(stateWord), in: waitableStates.map(\.rawValue))
-                    .map { " (did you mean '\($0)'?)" } ?? ""
-                throw fail("unknown state '\(ControlText.excerpt(stateWord))'\(suggestion): "
-                    + "expected active, background, suspended, exited or not-running")
+                throw fail("unknown state", "expected active, background, suspended, exited or not-running",
+                           quoting: stateWord,
+                           suggestion: ControlText.closest(to: String(stateWord), in: waitableStates.map(\.rawValue)))
             }
             var target = ControlTarget.unnamed
             var timeout: Duration?
@@ -107,42 +116,36 @@ public enum ControlParser {
                 if let equals = word.firstIndex(of: "=") {
                     let key = word[..<equals], value = word[word.index(after: equals)...]
                     guard key == "timeout" else {
-                        throw fail("unknown option '\(ControlText.excerpt(key))': \(usage)")
+                        throw fail("unknown option", usage, quoting: key)
                     }
                     guard timeout == nil else {
-                        throw fail("timeout given twice: \(usage)")
+                        throw fail("timeout given twice", usage)
                     }
                     do throws(UsageError) {
                         timeout = try DurationParser.parse(String(value))
                     } catch {
-                        throw fail("timeout: \(error.message)")
+                        throw fail("invalid timeout", DurationParser.acceptedForms, because: error, detailPrefix: "timeout: ")
                     }
                 } else {
                     guard target == .unnamed, timeout == nil else {
-                        throw fail("unexpected '\(ControlText.excerpt(word))': \(usage)")
+                        throw unexpected(word, usage)
                     }
                     target = Self.target(named: word)
                 }
             }
             return .wait(state: state, target: target, timeout: timeout ?? defaultWaitTimeout)
         case "sleep":
-            guard let value = words.next() else {
-                throw fail("missing DURATION: expected sleep DURATION")
-            }
-            if let extra = words.next() {
-                throw fail("unexpected '\(ControlText.excerpt(extra))': expected sleep DURATION")
-            }
+            guard let value = words.next() else { throw fail("missing DURATION", "expected sleep DURATION") }
+            if let extra = words.next() { throw unexpected(extra, "expected sleep DURATION") }
             do throws(UsageError) {
                 return .sleep(try DurationParser.parse(String(value)))
             } catch {
-                throw fail(error.message)
+                throw fail("invalid DURATION", DurationParser.acceptedForms, because: error)
             }
         default:
-            let suggestion = ControlText.closest(to: String(name), in: commandNames)
-                .map { " (did you mean '\($0)'?)" } ?? ""
-            throw fail("unknown command '\(ControlText.excerpt(name))'\(suggestion): "
-                + "expected background, foreground, event, terminate, status, wait, sleep, signal, start, restart, "
-                + "log-level or version")
+            throw fail("unknown command", "expected background, foreground, event, terminate, status, wait, sleep, "
+                       + "signal, start, restart, log-level or version",
+                       quoting: name, suggestion: ControlText.closest(to: String(name), in: commandNames))
         }
     }
 

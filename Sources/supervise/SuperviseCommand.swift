@@ -327,6 +327,10 @@ struct SuperviseCommand: ParsableCommand {
             StderrLogHandler(format: format, level: level, origin: origin, stampsTime: stampsTime)
         }
         let logger = Logger(label: "supervise")
+        for case let file? in [results.report, results.junit, results.html] where file.removedLeftovers > 0 {
+            let files = file.removedLeftovers == 1 ? "file" : "files"
+            logger.info("removed \(file.removedLeftovers) temporary \(files) of '\(ControlEscapes.escaped(file.path))' left by supervisors that are gone")
+        }
         var options = SupervisorOptions()
         options.control = control ?? options.control
         options.keepGoing = keepGoing

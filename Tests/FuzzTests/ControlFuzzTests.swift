@@ -30,6 +30,29 @@ import SuperviseTestSupport
         }
     }
 
+    /// A line typed at a terminal may be a password meant for a child: whatever is wrong with a
+    /// mutated line holding a secret-looking word, what the log may say of it (`problem`) holds
+    /// no part of that word, while the quoting `message` still shows it.
+    @Test func theProblemOfALineHoldsNoWordOfIt() {
+        var run = FuzzRun("control-withheld", defaultIterations: 3000)
+        let corpus = Corpus.lines("control")
+        for _ in 0..<run.iterations {
+            let secret = "Qz" + String((0..<10).map { _ in Array("abcdefXYZ0189!%").randomElement(using: &run.random)! })
+            var words = String(decoding: Mutator.mutate(corpus.randomElement(using: &run.random)!,
+                                                        splicingFrom: corpus.randomElement(using: &run.random)!,
+                                                        &run.random), as: UTF8.self).split(separator: " ").map(String.init)
+            let at = Int.random(in: 0...words.count, using: &run.random)
+            words.insert(run.random.oneIn(4) ? "timeout=\(secret)" : secret, at: at)
+            let line = words.joined(separator: " ")
+            do {
+                _ = try ControlParser.parse(line)
+            } catch {
+                #expect(!error.problem.contains("Qz"), "\(ErrorShape.show(Array(line.utf8))): \(error.problem)")
+                #expect(ErrorShape.problem(error.problem) == nil, "\(error.problem)")
+            }
+        }
+    }
+
     /// A valid command line and the command it names, with spaces, tabs and comments mixed in.
     static func generate(_ random: inout SeededGenerator) -> (String, ControlCommand) {
         func space() -> String { [" ", "  ", "\t", " \t "].randomElement(using: &random)! }

@@ -14,8 +14,12 @@ import SuperviseTestSupport
         var run = FuzzRun("durations-extreme-cli", defaultIterations: 150)
         for _ in 0..<run.iterations {
             let (limit, window) = (Self.duration(&run.random), Self.duration(&run.random))
-            let arguments = ["--limit", limit, "--window", window, "--grace", Self.duration(&run.random),
-                             "--freeze-timeout", Self.duration(&run.random), "--", "true"]
+            var arguments = ["--limit", limit, "--window", window, "--grace", Self.duration(&run.random),
+                             "--freeze-timeout", Self.duration(&run.random)]
+            // Each half the time: a warning longer than the limit is a usage error too.
+            if run.random.oneIn(2) { arguments += ["--expiry-warning", Self.duration(&run.random)] }
+            if run.random.oneIn(2) { arguments += ["--aware", "--launch-timeout", Self.duration(&run.random)] }
+            arguments += ["--", "true"]
             // The window longer than the limit is a usage error: the rest still runs.
             guard let command = try? SuperviseCommand.parse(arguments), let specs = try? command.childSpecs() else { continue }
             for spec in specs.children { Self.runCore(spec.settings, spec.restart, &run.random) }
@@ -25,12 +29,17 @@ import SuperviseTestSupport
     @Test func configDurationsRunThroughTheCore() {
         var run = FuzzRun("durations-extreme-config", defaultIterations: 150)
         for _ in 0..<run.iterations {
+            let warning = run.random.oneIn(2) ? "expiry-warning = \"\(Self.duration(&run.random))\"" : ""
             let text = """
                 limit = "\(Self.duration(&run.random))"
+                window = "\(Self.duration(&run.random))"
+                \(warning)
                 grace = "\(Self.duration(&run.random))"
                 freeze-timeout = "\(Self.duration(&run.random))"
                 [child.a]
                 command = ["true"]
+                aware = true
+                launch-timeout = "\(Self.duration(&run.random))"
                 restart = "always"
                 restart-delay = "\(Self.duration(&run.random))"
                 restart-delay-max = "\(Self.duration(&run.random))"

@@ -52,4 +52,19 @@ import Testing
             #expect(notes.contains { $0.contains("closed its events channel (fd 3)") }, "\(notes)")
         }
     }
+
+    /// A confined child (`--user`) that closes fd 3 leaves the supervisor as idle: the closed end
+    /// is the supervisor's own pipe, whoever the child runs as.
+    @Test(.skip("--user", because: TestUser.missingReason, in: "ClosedChannelTests"))
+    func aConfinedChildClosingItsEventsChannelLeavesTheSupervisorIdle() throws {
+        let live = try LiveSupervise(["--user", TestUser.name, "--window", "0", "--name", "closer", "--",
+                                      "sh", "-c", "exec 3>&-; exec sleep 60"])
+        defer { live.stop() }
+        #expect(live.wait(for: "active") == "active")
+        live.send("background")
+        #expect(live.wait(for: "suspended") == "suspended")
+        let suspended = try #require(Self.cpuTicks(of: live.pid, over: 2))
+        #expect(suspended < 20, "\(suspended) ticks in 2 s while a confined child that closed fd 3 is suspended")
+        #expect(live.terminate() != nil, "the run ended")
+    }
 }

@@ -16,7 +16,8 @@ import Testing
     }
 
     /// A thread swaps a symlink to a root-owned file in and out at the socket's path while
-    /// supervisors start there again and again: the file keeps its mode and group.
+    /// supervisors start there again and again, and another swaps one in the moment a socket
+    /// appears there (inotify), as an attacker waiting for it would: the file keeps its mode and group.
     @Test(arguments: [false, true]) func aSymlinkSwappedAtTheSocketPathIsNeverFollowed(withGroup: Bool) throws {
         let target = temporary.file("target")
         try "secret".write(toFile: target, atomically: false, encoding: .utf8)
@@ -31,6 +32,29 @@ import Testing
             }
         }
         swapper.start()
+        let watch = inotify_init1(Int32(IN_CLOEXEC))
+        guard inotify_add_watch(watch, temporary.path, UInt32(IN_CREATE) | UInt32(IN_MOVED_TO)) >= 0 else {
+            close(watch)
+            stop.store(true, ordering: .relaxed)
+            Issue.record("inotify: \(errno)")
+            return
+        }
+        // Closes the watch itself once stopped: no other thread's descriptor is ever read.
+        let pouncer = Thread {
+            defer { close(watch) }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            var ready = pollfd(fd: watch, events: Int16(POLLIN), revents: 0)
+            while !stop.load(ordering: .relaxed) {
+                guard poll(&ready, 1, 50) > 0 else { continue }
+                _ = read(watch, &buffer, buffer.count)
+                var info = stat()
+                if lstat(socket, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK {
+                    _ = unlink(socket)
+                    _ = symlink(target, socket)
+                }
+            }
+        }
+        pouncer.start()
         defer { stop.store(true, ordering: .relaxed) }
         var listened = 0
         for _ in 0..<300 {

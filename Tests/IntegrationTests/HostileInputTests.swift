@@ -44,7 +44,14 @@ import Testing
         #expect(eventually { FileManager.default.fileExists(atPath: socket) })
         let (waiting, output) = try Ctl.start(socket, ["wait", "exited", "all", "timeout=\(Self.longest)s"])
         Thread.sleep(forTimeInterval: 0.3)
+        // ctl's own deadline: the longest --timeout, after a wait's longest time.
+        let status = try Ctl.run(socket, ["--timeout", Self.longest, "status"])
+        #expect(status.status == 0, "\(status)")
+        let (held, heldOutput) = try Ctl.start(socket, ["--timeout", Self.longest, "wait", "exited", "all",
+                                                        "timeout=\(Self.longest)s"])
+        Thread.sleep(forTimeInterval: 0.3)
         #expect(try Ctl.run(socket, ["terminate", "all"]).status == 0, "the supervisor still answers")
+        #expect(Ctl.finish(held, heldOutput).status == 0, "a ctl with the longest --timeout and wait")
         let waited = Ctl.finish(waiting, output)
         #expect(waited.status == 0, "\(waited)")
         #expect(live.finish().status == 0, "terminated on request: a clean end")

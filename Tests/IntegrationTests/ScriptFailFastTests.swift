@@ -123,7 +123,7 @@ import SuperviseTestSupport
         #expect(eventually(timeout: 10) { !process.isRunning }, "\(text.string)")
         let errors = text.string.split(separator: "\n").filter { $0.contains("error:") }
         #expect(errors.count == 1, "\(text.string)")
-        #expect(errors.first?.contains("stdin line 1: 'foreground nobody': no child named 'nobody'") == true, "\(errors)")
+        #expect(errors.first?.contains("stdin line 1: no child has that name (children: w)") == true, "\(errors)")
         #expect(!text.string.contains("terminating every child"), "\(text.string)")
         #expect(process.terminationStatus == 0, "\(text.string)")
     }

@@ -39,7 +39,7 @@ import Testing
         ("version 2", "ignored 'version 2': unexpected '2': version takes no arguments"),
     ])
     func refusesWhatIsNotWritten(line: String, message: String) {
-        #expect(throws: UsageError(message)) { try ControlParser.parse(line) }
+        #expect(ControlParserTests.error(line)?.message == message)
     }
 
     @Test func theOutcomeLineRoundTrips() {

@@ -37,7 +37,7 @@ import Testing
 
     @Test(arguments: ["sleep 1\u{301}", "wait active timeout=1\u{301}s"])
     func commandsWithACombiningMarkInADurationAreRefused(line: String) {
-        #expect(throws: UsageError.self) { try ControlParser.parse(line) }
+        #expect(throws: ControlLineError.self) { try ControlParser.parse(line) }
     }
 
     @Test func errorQuotesTheValueAndTheAcceptedForms() {
@@ -75,7 +75,7 @@ import Testing
 
     @Test func aLongControlLineIsQuotedInPart() throws {
         let line = "sleep 1 " + String(repeating: "x", count: 20000)
-        let error = try #require(throws: UsageError.self) { try ControlParser.parse(line) }
+        let error = try #require(throws: ControlLineError.self) { try ControlParser.parse(line) }
         #expect(error.message.utf8.count < 500, "\(error.message.utf8.count) bytes")
     }
 

@@ -27,6 +27,8 @@ final class CommandReader {
     let fd: Int32
     /// What a command that can't be run as written does: decided once, by whether stdin is a terminal.
     let mistakes: CommandMistakes
+    /// Whether the log may quote a line: never one typed at a terminal.
+    let echo: CommandEcho
     private var loop: EventLoop?
     private(set) var pollable = false
     private(set) var reachedEOF = false
@@ -40,7 +42,9 @@ final class CommandReader {
 
     init(fd: Int32, keepGoing: Bool) {
         self.fd = fd
-        mistakes = CommandMistakes(fromTerminal: Descriptor.isTerminal(fd), keepGoing: keepGoing)
+        let fromTerminal = Descriptor.isTerminal(fd)
+        mistakes = CommandMistakes(fromTerminal: fromTerminal, keepGoing: keepGoing)
+        echo = CommandEcho(fromTerminal: fromTerminal)
     }
 
     /// Registers stdin in `loop` when it can be polled; `onReadable` runs when it has data.

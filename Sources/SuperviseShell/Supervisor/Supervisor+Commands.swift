@@ -54,7 +54,7 @@ extension Supervisor {
         } catch {
             switch origin {
             case .stdin(let line):
-                logger.error("stdin line \(line): \(error.message)")
+                logger.error("\(echo(for: origin).ignored(line: line, error))")
                 endRunIfScripted(line, text, error.message)
             case .client(let client):
                 client.usageError = error.message
@@ -123,7 +123,7 @@ extension Supervisor {
             return nil
         case .named(let name):
             if let place = children.firstIndex(where: { $0.name == name }) { return [place] }
-            reject(origin, text, "no child named '\(ControlText.excerpt(name))' (children: \(children.map(\.name).joined(separator: ", ")))")
+            reject(origin, text, echo(for: origin).unknownChild(name, among: children.map(\.name)))
             return nil
         }
     }
@@ -146,11 +146,17 @@ extension Supervisor {
     func refuse(_ origin: CommandOrigin, _ text: String, _ reason: String) {
         switch origin {
         case .stdin(let line):
-            logger.error("stdin line \(line): '\(ControlText.excerpt(text))': \(reason)")
+            logger.error("\(echo(for: origin).refused(line: line, text, reason))")
         case .client(let client):
             logger.notice("control socket: '\(ControlText.excerpt(text))': \(reason)")
             client.refusals.append(reason)
         }
+    }
+
+    /// Whether the log may quote the command: a control client's always, stdin's unless typed at
+    /// a terminal (it may be a password meant for a child).
+    private func echo(for origin: CommandOrigin) -> CommandEcho {
+        if case .stdin = origin { commands?.echo ?? .withheld } else { .quoted }
     }
 
     /// Refuses a command that can't be run as written (not one a child's state refuses).

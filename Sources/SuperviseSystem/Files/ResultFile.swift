@@ -16,11 +16,12 @@ public struct ResultFileError: Error, Equatable, Sendable {
 /// The path's last component is never followed: a symbolic link there is refused, as is anything
 /// but a regular file or nothing. The directory is opened once (`O_PATH`) and everything after
 /// is done through that descriptor, so a directory renamed or swapped for a link meanwhile
-/// changes nothing. The text goes to a new file with a random name beside the destination
-/// (`O_CREAT | O_EXCL | O_NOFOLLOW`, 0600), is synced, and takes the destination's place only as
+/// changes nothing. The text goes to a new, locked file beside the destination
+/// (``ResultTemporary``), is synced, and takes the destination's place only as
 /// what was checked: with `RENAME_NOREPLACE` where nothing was, with `RENAME_EXCHANGE` over a
 /// regular file, which is looked at once exchanged and put back if it is anything else. The
-/// temporary file never outlives a failed write. With an ``owner`` (supervise run by sudo), the
+/// temporary file never outlives a failed write, and one a killed supervisor left is removed by
+/// the next check of that destination. With an ``owner`` (supervise run by sudo), the
 /// new file is given to that user by its descriptor (`fchown`) before it takes the place.
 public final class ResultFile: Sendable {
     /// The path as given, for messages.
@@ -32,9 +33,12 @@ public final class ResultFile: Sendable {
     private let existing: FileIdentity?
     /// Who the written file is given to; nil leaves it the supervisor's.
     private let owner: ResultOwner?
+    /// How many temporary files of this destination, left by supervisors that are gone, the check removed.
+    public let removedLeftovers: Int
 
     /// Checks that a result file can be written at `path`: its directory exists and takes a new
-    /// file (given to `owner`, if any), and nothing but a regular file is there.
+    /// file (given to `owner`, if any), and nothing but a regular file is there. Then removes the
+    /// temporary files of this destination whose writers are gone (``ResultTemporary``).
     public init(path: String, owner: ResultOwner? = nil) throws(ResultFileError) {
         self.path = path
         self.owner = owner
@@ -64,9 +68,15 @@ public final class ResultFile: Sendable {
             Descriptor.close(directory)
             throw error
         }
+        removedLeftovers = ResultTemporary.sweep(in: directory, for: name, owners: Self.sweptOwners(owner))
     }
 
     deinit { Descriptor.close(directory) }
+
+    /// Whose temporary files a sweep may remove: this process's user's, and the owner's it gives them to.
+    private static func sweptOwners(_ owner: ResultOwner?) -> [UInt32] {
+        [CurrentProcess.effectiveUserID] + (owner.map { [$0.uid] } ?? [])
+    }
 
     /// Whether `other` names the same file: the same name in the same directory, or a link to
     /// the same regular file.
@@ -83,15 +93,16 @@ public final class ResultFile: Sendable {
 
     /// Writes `text` in place of the destination, whole or not at all (see the type).
     public func write(_ text: String) -> Result<Void, ResultFileError> {
-        let temporary: (fd: Int32, name: String)
-        switch Self.createTemporary(in: directory, for: name) {
+        let temporary: ResultTemporary
+        switch ResultTemporary.create(in: directory, for: name) {
         case .success(let made): temporary = made
         case .failure(let error): return .failure(ResultFileError(error.sentenceText))
         }
+        // Closed (and so unlocked) only once it has taken the destination's place or is gone.
+        defer { Descriptor.close(temporary.fd) }
         let synced = Self.give(temporary.fd, to: owner)
             .flatMap { Descriptor.writeAll(temporary.fd, text) }
             .flatMap { valueOrErrno { fsync(temporary.fd) }.map { _ in () } }
-        Descriptor.close(temporary.fd)
         if case .failure(let error) = synced {
             unlinkat(directory, temporary.name, 0)
             return .failure(ResultFileError(error.sentenceText))
@@ -169,15 +180,15 @@ public final class ResultFile: Sendable {
     /// can be given to `owner`.
     private static func probe(_ directory: Int32, _ name: String, _ directoryPath: String,
                               owner: ResultOwner?) throws(ResultFileError) {
-        let made: (fd: Int32, name: String)
-        switch createTemporary(in: directory, for: name) {
+        let made: ResultTemporary
+        switch ResultTemporary.create(in: directory, for: name) {
         case .success(let file): made = file
         case .failure(let error):
             throw ResultFileError("cannot create a file in '\(directoryPath)': \(error.sentenceText)")
         }
         let given = give(made.fd, to: owner)
-        Descriptor.close(made.fd)
         unlinkat(directory, made.name, 0)
+        Descriptor.close(made.fd)
         if case .failure(let error) = given, let owner {
             throw ResultFileError("cannot give a file in '\(directoryPath)' to uid \(owner.uid) (SUDO_UID), "
                 + "gid \(owner.gid) (SUDO_GID): \(error.sentenceText)")
@@ -188,23 +199,6 @@ public final class ResultFile: Sendable {
     private static func give(_ fd: Int32, to owner: ResultOwner?) -> Result<Void, Errno> {
         guard let owner else { return .success(()) }
         return valueOrErrno { fchown(fd, owner.uid, owner.gid) }.map { _ in () }
-    }
-
-    /// A new, empty 0600 file `.NAME.XXXXXX` in `directory`, never a link or anything already there.
-    private static func createTemporary(in directory: Int32, for name: String) -> Result<(fd: Int32, name: String), Errno> {
-        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-        var attempt = 0
-        while true {
-            let suffix = String((0..<6).map { _ in letters.randomElement()! })
-            let temporary = "." + name + "." + suffix
-            let made = valueOrErrno { openat(directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
-            attempt += 1
-            switch made {
-            case .success(let fd): return .success((fd, temporary))
-            case .failure(.fileExists) where attempt < 100: continue
-            case .failure(let error): return .failure(error)
-            }
-        }
     }
 }
 
