@@ -83,22 +83,56 @@ public final class ResultFile: Sendable {
 
     /// Writes `text` in place of the destination, whole or not at all (see the type).
     public func write(_ text: String) -> Result<Void, ResultFileError> {
+        write { $0.append(text) }
+    }
+
+    /// Writes what `produce` appends to its stream in place of the destination, whole or not at
+    /// all (see the type). The stream goes to the file in chunks of ``ResultStream/chunkSize``,
+    /// so a large file never needs its size in memory.
+    public func write(_ produce: (inout ResultStream) -> Void) -> Result<Void, ResultFileError> {
+        writeKeepingOpen(produce).map { Descriptor.close($0) }
+    }
+
+    /// ``write(_:)-(ResultStream)``, then a descriptor open for reading on the file written (the
+    /// caller closes it): what was written is read back without looking up its name again.
+    public func writeKeepingOpen(_ produce: (inout ResultStream) -> Void) -> Result<Int32, ResultFileError> {
         let temporary: (fd: Int32, name: String)
         switch Self.createTemporary(in: directory, for: name) {
         case .success(let made): temporary = made
         case .failure(let error): return .failure(ResultFileError(error.sentenceText))
         }
         let synced = Self.give(temporary.fd, to: owner)
-            .flatMap { Descriptor.writeAll(temporary.fd, text) }
+            .flatMap { ResultStream.write(to: temporary.fd, produce) }
             .flatMap { valueOrErrno { fsync(temporary.fd) }.map { _ in () } }
-        Descriptor.close(temporary.fd)
         if case .failure(let error) = synced {
+            Descriptor.close(temporary.fd)
             unlinkat(directory, temporary.name, 0)
             return .failure(ResultFileError(error.sentenceText))
         }
         let replaced = replace(with: temporary.name)
-        if case .failure = replaced { unlinkat(directory, temporary.name, 0) }
-        return replaced
+        if case .failure(let error) = replaced {
+            Descriptor.close(temporary.fd)
+            unlinkat(directory, temporary.name, 0)
+            return .failure(error)
+        }
+        return .success(temporary.fd)
+    }
+
+    /// Writes what `produce` streams to an unnamed 0600 file in the destination's directory
+    /// (`O_TMPFILE`), and returns it open for reading and writing: scratch space on the
+    /// destination's file system, of which nothing is left once the descriptor is closed, even
+    /// after a SIGKILL. The destination itself is left alone.
+    public func writeUnnamed(_ produce: (inout ResultStream) -> Void) -> Result<Int32, ResultFileError> {
+        let fd: Int32
+        switch valueOrErrno({ openat(directory, ".", _SUPERVISE_O_TMPFILE | O_RDWR | O_CLOEXEC, 0o600) }) {
+        case .success(let opened): fd = opened
+        case .failure(let error): return .failure(ResultFileError("cannot make an unnamed file beside it: \(error.sentenceText)"))
+        }
+        if case .failure(let error) = ResultStream.write(to: fd, produce) {
+            Descriptor.close(fd)
+            return .failure(ResultFileError(error.sentenceText))
+        }
+        return .success(fd)
     }
 
     /// Puts the written file `temporary` in the destination's place if the destination is still
@@ -197,7 +231,7 @@ public final class ResultFile: Sendable {
         while true {
             let suffix = String((0..<6).map { _ in letters.randomElement()! })
             let temporary = "." + name + "." + suffix
-            let made = valueOrErrno { openat(directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
+            let made = valueOrErrno { openat(directory, temporary, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
             attempt += 1
             switch made {
             case .success(let fd): return .success((fd, temporary))

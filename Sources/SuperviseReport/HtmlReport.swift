@@ -1,4 +1,5 @@
 import SuperviseLifecycle
+import SuperviseShell
 
 /// The picture of a run: one self-contained HTML page (no script, no network: its
 /// Content-Security-Policy allows neither) holding one SVG timeline drawn from the JSON report,

@@ -1,3 +1,4 @@
+import SuperviseShell
 /// One child's lane of the picture: brackets for the window and the limit, its states as
 /// coloured spans, a tick per moment with protocol lines, its tasks as bars, its exits and
 /// violations. Every shape's hover text (`<title>`) says what it is and the lines of its moment.
