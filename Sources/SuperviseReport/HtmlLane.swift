@@ -130,7 +130,7 @@ struct HtmlLane {
             let first = Self.firstIndex(in: entries, atOrAfter: span.from)
             let lines = entries[first..<max(first, Self.firstIndex(in: entries, atOrAfter: span.to))]
             let title = "\(span.state) · \(HtmlFormat.duration(span.from)) → \(HtmlFormat.duration(span.to))"
-                + " (\(HtmlFormat.duration(span.to - span.from)))" + Self.hoverLines(lines.map(\.line))
+                + " (\(HtmlFormat.duration(span.to - span.from)))" + Self.hoverLines(lines.lazy.map(\.line))
             svg.rect(x: x(span.from), y: y, width: max(x(span.to) - x(span.from), 1), height: Self.stateHeight,
                      fill: fill, title: title)
         }
@@ -315,7 +315,7 @@ struct HtmlLane {
     // MARK: Text
 
     /// The first ``maxHoverLines`` of `lines`, each on its own line, and how many more.
-    static func hoverLines(_ lines: [String]) -> String {
+    static func hoverLines(_ lines: some Collection<String>) -> String {
         guard !lines.isEmpty else { return "" }
         var text = "\n" + lines.prefix(maxHoverLines).joined(separator: "\n")
         if lines.count > maxHoverLines { text += "\n… and \(HtmlFormat.count(lines.count - maxHoverLines)) more" }
