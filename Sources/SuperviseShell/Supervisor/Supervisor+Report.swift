@@ -13,10 +13,9 @@ extension Supervisor {
     /// says `exitStatus`, or `failedStatus` once the picture could not be written. Returns
     /// whether both were written.
     func writeReport(exitStatus: Int32, failedStatus: Int32) -> Bool {
-        guard options.report != nil || options.html != nil else { return true }
         let produce = { (status: Int32) in { (out: inout ResultStream) in self.writeReportJSON(exitStatus: status, into: &out) } }
         guard let html = options.html else {
-            return write(produce(exitStatus), to: options.report!, what: "the report")
+            return options.report.map { write(produce(exitStatus), to: $0, what: "the report") } ?? true
         }
         // The picture is drawn from the report as written (its numbers rounded as the file has
         // them), so that `supervise report` draws the very same page from the file.
