@@ -23,10 +23,12 @@ public enum HelperProcess {
         case notStarted(String)
     }
 
-    /// Runs `/proc/self/exe` with `arguments` (argv[0] first) and waits for it, up to `timeout`.
-    public static func run(_ arguments: [String], stdin: Int32, timeout: Duration) -> Outcome {
+    /// Runs `program` (this program when not given) with `arguments` (argv[0] first) and waits for
+    /// it, up to `timeout`.
+    public static func run(_ arguments: [String], stdin: Int32, timeout: Duration,
+                           program: String = "/proc/self/exe") -> Outcome {
         let pid: pid_t
-        switch start(arguments, stdin: stdin) {
+        switch start(program, arguments, stdin: stdin) {
         case .success(let started): pid = started
         case .failure(let error): return .notStarted(error.sentenceText)
         }
@@ -46,7 +48,7 @@ public enum HelperProcess {
         return .killed(signal: status & 0x7f)
     }
 
-    private static func start(_ arguments: [String], stdin: Int32) -> Result<pid_t, Errno> {
+    private static func start(_ program: String, _ arguments: [String], stdin: Int32) -> Result<pid_t, Errno> {
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
         posix_spawn_file_actions_init(&actions)
@@ -65,7 +67,7 @@ public enum HelperProcess {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = CStringArray(arguments)
         var pid: pid_t = 0
-        let error = posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv.pointers, environ)
+        let error = posix_spawn(&pid, program, &actions, &attributes, argv.pointers, environ)
         return error == 0 ? .success(pid) : .failure(Errno(rawValue: error))
     }
 }
