@@ -78,12 +78,18 @@ let package = Package(
             ]
         ),
 
+        // The report's readers and drawers: JSON read back, the HTML picture. Used by
+        // `supervise report`, which a run with --html starts as a process of its own: the run
+        // path (SuperviseShell) never imports it.
+        .target(name: "SuperviseReport", dependencies: ["SuperviseLifecycle", "SuperviseShell"]),
+
         // The command line: argument parsing and nothing else.
         .executableTarget(
             name: "supervise",
             dependencies: [
                 "SuperviseConfig",
                 "SuperviseLifecycle",
+                "SuperviseReport",
                 "SuperviseShell",
                 "SuperviseSystem",
                 .product(name: "Logging", package: "swift-log"),
@@ -130,10 +136,11 @@ let package = Package(
                                                                "SuperviseLifecycle", "SuperviseProtocol", "SuperviseTestSupport",
                                                                .product(name: "Logging", package: "swift-log"),
                                                                .product(name: "SystemPackage", package: "swift-system")]),
+        .testTarget(name: "SuperviseReportTests", dependencies: ["SuperviseReport", "SuperviseShell", "SuperviseTestSupport"]),
         .testTarget(name: "SuperviseClientTests", dependencies: ["SuperviseClient", "SuperviseTestSupport"]),
         // Seeded property-based fuzzing of every parser (docs/testing.md).
-        .testTarget(name: "FuzzTests", dependencies: ["SuperviseProtocol", "SuperviseLifecycle", "SuperviseSystem", "SuperviseConfig", "SuperviseShell", "supervise",
-                                                    "SuperviseTestSupport"],
+        .testTarget(name: "FuzzTests", dependencies: ["SuperviseProtocol", "SuperviseLifecycle", "SuperviseSystem", "SuperviseConfig", "SuperviseShell", "SuperviseReport",
+                                                    "supervise", "SuperviseTestSupport"],
                     exclude: ["Corpus"]),
         .testTarget(name: "IntegrationTests", dependencies: ["supervise", "swift-worker-example", "SuperviseTestSupport"],
                     exclude: ["Workers"]),

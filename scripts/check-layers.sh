@@ -19,7 +19,8 @@ allowed_imports() {
         # numbers of the signal table only.
         SuperviseConfig) echo "SuperviseLifecycle SuperviseProtocol SuperviseSystem Glibc" ;;
         SuperviseShell) echo "SuperviseConfig SuperviseLifecycle SuperviseProtocol SuperviseSystem Logging" ;;
-        supervise) echo "SuperviseConfig SuperviseLifecycle SuperviseProtocol SuperviseShell SuperviseSystem ArgumentParser Logging" ;;
+        SuperviseReport) echo "SuperviseLifecycle SuperviseShell" ;;
+        supervise) echo "SuperviseConfig SuperviseLifecycle SuperviseProtocol SuperviseReport SuperviseShell SuperviseSystem ArgumentParser Logging" ;;
         SuperviseClient) echo "SuperviseProtocol SuperviseSystemCall Glibc Synchronization SystemPackage" ;;
         *) return 1 ;;
     esac

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SuperviseConfig
+import SuperviseReport
 import SuperviseShell
 import SuperviseSystem
 

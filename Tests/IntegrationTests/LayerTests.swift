@@ -26,6 +26,8 @@ import Testing
         ("SuperviseLifecycle/Instant.swift", "import Foundation", "imports Foundation"),
         ("SuperviseProtocol/TaskID.swift", "import SuperviseLifecycle", "imports SuperviseLifecycle"),
         ("SuperviseSystem/Process/Reaper.swift", "@_exported import SuperviseLifecycle", "@_exported"),
+        // The run path never draws: the renderers are for `supervise report`, a process of its own.
+        ("SuperviseShell/Report/XMLText.swift", "import SuperviseReport", "imports SuperviseReport"),
     ])
     func oneBadImportFailsNamingTheFileAndTheImport(file: String, line: String, mentions: String) throws {
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("supervise-layers-\(UUID().uuidString)")

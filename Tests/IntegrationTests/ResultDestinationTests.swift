@@ -111,4 +111,36 @@ import SuperviseTestSupport
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
         #expect(object?["exit_status"] as? Int == 125, "the report says what the run exited with")
     }
+
+    /// Without `--report`, the report the picture is drawn from goes to an unnamed file beside
+    /// the page (O_TMPFILE): on a full disk nothing is left of it, and the run fails (125).
+    @Test(.skip("a full tmpfs", because: fullDiskMissingReason, in: "ResultDestinationTests"))
+    func aPictureAloneThatCanNotBeDrawnFailsTheRunAndLeavesNothing() throws {
+        let run = try runOnAFullDisk({ ["--html", $0 + "/run.html"] }, childStatus: 3)
+        #expect(run.status == 125, "\(run.stderr)")
+        #expect(run.stderr.contains("supervise failed: cannot write the HTML report to \(temporary.file("full"))/run.html: "
+                                    + "no space left on device"), "\(run.stderr)")
+        #expect(run.leftInFull == ["fill"], "no file left behind")
+    }
+
+    static let straceMissingReason: String? = FileManager.default.isExecutableFile(atPath: "/usr/bin/strace")
+        ? nil : "strace is not installed"
+
+    /// The supervisor draws no picture itself: it runs its own binary as `supervise report` on
+    /// the report at fd 0, and leaves nothing but the page.
+    @Test(.skip("strace", because: straceMissingReason, in: "ResultDestinationTests"))
+    func thePictureIsDrawnByAProcessOfItsOwn() throws {
+        let page = temporary.file("drawn.html"), trace = temporary.file("trace.txt")
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: directory))
+        let run = try ShellScript.run(["/usr/bin/strace", "-f", "-qq", "-s", "4096", "-e", "trace=execve", "-o", trace, Supervise.binary,
+                                       "--html", page, "--", "true"].map(ShellScript.quoted).joined(separator: " "), stdin: "")
+        #expect(run.status == 0, "\(run.stderr)")
+        let execs = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter { $0.contains("execve(") }
+        let drawing = execs.filter { $0.contains("execve(\"/proc/self/exe\", [\"supervise\", \"report\", \"/proc/self/fd/0\", "
+                                                 + "\"--html=\(page)\"]") && $0.hasSuffix("= 0") }
+        #expect(drawing.count == 1, "\(execs)")
+        #expect(try String(contentsOfFile: page, encoding: .utf8).contains("<svg"))
+        let after = Set(try FileManager.default.contentsOfDirectory(atPath: directory))
+        #expect(after.subtracting(before) == ["drawn.html", "trace.txt"], "nothing else left: \(after.subtracting(before))")
+    }
 }

@@ -224,13 +224,13 @@ public struct JSONReader {
 
 extension JSONValue {
     /// The member named `key` of an object; `nil` for a missing key or another kind of value.
-    subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.0 == key }?.1
     }
 
     /// A number as a `Double` (`.int` or `.double`); `nil` otherwise.
-    var number: Double? {
+    public var number: Double? {
         switch self {
         case .int(let value): Double(value)
         case .double(let value): value
@@ -240,20 +240,20 @@ extension JSONValue {
 
     /// A number as an `Int`, its fraction dropped; `nil` for another kind of value and for a
     /// number no `Int` holds (`1e300`): a report read from a file never traps.
-    var integer: Int? {
+    public var integer: Int? {
         if case .int(let value) = self { return Int(exactly: value) }
         guard let value = number, value.isFinite, value.magnitude < 9.2e18 else { return nil }
         return Int(value)
     }
 
     /// The text of a `.string`; `nil` otherwise.
-    var text: String? {
+    public var text: String? {
         guard case .string(let value) = self else { return nil }
         return value
     }
 
     /// The elements of an `.array`; empty otherwise.
-    var elements: [JSONValue] {
+    public var elements: [JSONValue] {
         guard case .array(let values) = self else { return [] }
         return values
     }

@@ -3,15 +3,15 @@
 /// `&`, `<`, `>`, `"` and `'` become entities; a character XML 1.0 forbids (C0 controls other
 /// than tab, newline and carriage return; U+FFFE, U+FFFF) is replaced by its visible escape
 /// (`\u001b`, as in the log), since no entity may stand for it.
-enum XMLText {
+public enum XMLText {
     /// `text` for the content of an element: whitespace kept, `\r` as `&#13;` so no parser turns it into `\n`.
-    static func escapedText(_ text: String) -> String {
+    public static func escapedText(_ text: String) -> String {
         escaped(text, inAttribute: false)
     }
 
     /// `text` for a double-quoted attribute value: `\t`, `\n` and `\r` as character references,
     /// which attribute-value normalization would otherwise turn into spaces.
-    static func escapedAttribute(_ text: String) -> String {
+    public static func escapedAttribute(_ text: String) -> String {
         escaped(text, inAttribute: true)
     }
 

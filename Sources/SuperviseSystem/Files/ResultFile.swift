@@ -93,23 +93,58 @@ public final class ResultFile: Sendable {
 
     /// Writes `text` in place of the destination, whole or not at all (see the type).
     public func write(_ text: String) -> Result<Void, ResultFileError> {
+        write { $0.append(text) }
+    }
+
+    /// Writes what `produce` appends to its stream in place of the destination, whole or not at
+    /// all (see the type). The stream goes to the file in chunks of ``ResultStream/chunkSize``,
+    /// so a large file never needs its size in memory.
+    public func write(_ produce: (inout ResultStream) -> Void) -> Result<Void, ResultFileError> {
+        writeKeepingOpen(produce).map { Descriptor.close($0) }
+    }
+
+    /// ``write(_:)-(ResultStream)``, then a descriptor open for reading on the file written (the
+    /// caller closes it): what was written is read back without looking up its name again. The
+    /// temporary file stays locked (``ResultTemporary``) until it has taken the destination's
+    /// place or is gone.
+    public func writeKeepingOpen(_ produce: (inout ResultStream) -> Void) -> Result<Int32, ResultFileError> {
         let temporary: ResultTemporary
         switch ResultTemporary.create(in: directory, for: name) {
         case .success(let made): temporary = made
         case .failure(let error): return .failure(ResultFileError(error.sentenceText))
         }
-        // Closed (and so unlocked) only once it has taken the destination's place or is gone.
-        defer { Descriptor.close(temporary.fd) }
         let synced = Self.give(temporary.fd, to: owner)
-            .flatMap { Descriptor.writeAll(temporary.fd, text) }
+            .flatMap { ResultStream.write(to: temporary.fd, produce) }
             .flatMap { valueOrErrno { fsync(temporary.fd) }.map { _ in () } }
         if case .failure(let error) = synced {
-            unlinkat(directory, temporary.name, 0)
+            unlinkat(directory, temporary.name, 0)  // while still locked: no sweep takes it meanwhile
+            Descriptor.close(temporary.fd)
             return .failure(ResultFileError(error.sentenceText))
         }
         let replaced = replace(with: temporary.name)
-        if case .failure = replaced { unlinkat(directory, temporary.name, 0) }
-        return replaced
+        if case .failure(let error) = replaced {
+            unlinkat(directory, temporary.name, 0)
+            Descriptor.close(temporary.fd)
+            return .failure(error)
+        }
+        return .success(temporary.fd)
+    }
+
+    /// Writes what `produce` streams to an unnamed 0600 file in the destination's directory
+    /// (`O_TMPFILE`), and returns it open for reading and writing: scratch space on the
+    /// destination's file system, of which nothing is left once the descriptor is closed, even
+    /// after a SIGKILL. The destination itself is left alone.
+    public func writeUnnamed(_ produce: (inout ResultStream) -> Void) -> Result<Int32, ResultFileError> {
+        let fd: Int32
+        switch valueOrErrno({ openat(directory, ".", _SUPERVISE_O_TMPFILE | O_RDWR | O_CLOEXEC, 0o600) }) {
+        case .success(let opened): fd = opened
+        case .failure(let error): return .failure(ResultFileError("cannot make an unnamed file beside it: \(error.sentenceText)"))
+        }
+        if case .failure(let error) = ResultStream.write(to: fd, produce) {
+            Descriptor.close(fd)
+            return .failure(ResultFileError(error.sentenceText))
+        }
+        return .success(fd)
     }
 
     /// Puts the written file `temporary` in the destination's place if the destination is still

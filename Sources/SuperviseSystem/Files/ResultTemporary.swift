@@ -42,7 +42,7 @@ struct ResultTemporary {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<100 {
             let name = name(for: destination, token: generator.next())
-            let made = valueOrErrno { openat(directory, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
+            let made = valueOrErrno { openat(directory, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
             switch made {
             case .failure(.fileExists): continue
             case .failure(let error): return .failure(error)

@@ -5,11 +5,21 @@
 // GNU extensions).
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <spawn.h>
+
+/// glibc's posix_spawn_file_actions_addclosefrom_np (2.34), a GNU extension Swift can't see:
+/// the spawned helper closes every descriptor from `from` up.
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
+static inline int _supervise_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
 
 /// `open` a directory only as a place to act from, never to read (O_PATH).
 static const int _SUPERVISE_O_PATH = 010000000;
 /// `fstatat` the descriptor itself (AT_EMPTY_PATH).
 static const int _SUPERVISE_AT_EMPTY_PATH = 0x1000;
+/// `open` an unnamed file in a directory, gone when its last descriptor closes (O_TMPFILE).
+static const int _SUPERVISE_O_TMPFILE = 020200000;
 /// `renameat2` fails with EEXIST rather than replace anything.
 static const unsigned int _SUPERVISE_RENAME_NOREPLACE = 1;
 /// `renameat2` swaps the two names atomically.

@@ -1,3 +1,4 @@
+import SuperviseShell
 /// Builds SVG markup. Every text and attribute value that is not a number goes through
 /// ``XMLText`` (HTML parses `&`, `<`, `>` and quotes in inline SVG as XML does), so nothing a
 /// child wrote can open an element or an attribute. Hover text is an SVG `<title>`: no script.

@@ -1,3 +1,4 @@
+import SuperviseShell
 /// One child's lane of the picture: brackets for the window and the limit, its states as
 /// coloured spans, a tick per moment with protocol lines, its tasks as bars, its exits and
 /// violations. Every shape's hover text (`<title>`) says what it is and the lines of its moment.
@@ -18,6 +19,24 @@ struct HtmlLane {
     /// The x of a time in milliseconds.
     let x: (Double) -> Double
     let left: Double, right: Double
+    /// When each run exited, in order; and for each task ID, when the violations that name it
+    /// were: looked up by binary search, so that no task looks at every exit or violation.
+    private let exitTimes: [Double]
+    private let violationTimes: [String: [Double]]
+
+    init(child: HtmlRun.Child, end: Double, x: @escaping (Double) -> Double, left: Double, right: Double) {
+        self.child = child
+        self.end = end
+        self.x = x
+        self.left = left
+        self.right = right
+        exitTimes = child.exits.compactMap { $0?.at }.sorted()
+        var violationTimes: [String: [Double]] = [:]
+        for violation in child.violations {
+            for id in Set(violation.taskIDs) { violationTimes[id, default: []].append(violation.at) }
+        }
+        self.violationTimes = violationTimes.mapValues { $0.sorted() }
+    }
 
     /// The lane's height, for `rows` task rows.
     static func height(taskRows: Int) -> Double {
@@ -45,7 +64,8 @@ struct HtmlLane {
     /// Where a task's bar ends: its `end`, else the exit of its run, else the picture's end.
     func taskEnd(_ task: HtmlRun.Task) -> Double {
         if let end = task.end { return end }
-        return child.exits.compactMap { $0?.at }.filter { $0 >= task.begin }.min() ?? end
+        let next = Self.firstIndex(in: exitTimes, atOrAfter: task.begin)
+        return next < exitTimes.count ? exitTimes[next] : end
     }
 
     /// The lane's band, drawn before the time grid so the grid shows through.
@@ -129,7 +149,7 @@ struct HtmlLane {
             let first = Self.firstIndex(in: entries, atOrAfter: span.from)
             let lines = entries[first..<max(first, Self.firstIndex(in: entries, atOrAfter: span.to))]
             let title = "\(span.state) · \(HtmlFormat.duration(span.from)) → \(HtmlFormat.duration(span.to))"
-                + " (\(HtmlFormat.duration(span.to - span.from)))" + Self.hoverLines(lines.map(\.line))
+                + " (\(HtmlFormat.duration(span.to - span.from)))" + Self.hoverLines(lines.lazy.map(\.line))
             svg.rect(x: x(span.from), y: y, width: max(x(span.to) - x(span.from), 1), height: Self.stateHeight,
                      fill: fill, title: title)
         }
@@ -237,9 +257,9 @@ struct HtmlLane {
         for (task, row) in zip(child.tasks, rows) {
             let y = top + Self.taskTop + Double(row) * Self.taskRowHeight
             let finish = taskEnd(task)
-            let violated = child.violations.contains { violation in
-                violation.taskIDs.contains(task.id) && task.begin <= violation.at && (task.end ?? .infinity) >= violation.at
-            }
+            let times = violationTimes[task.id] ?? []
+            let first = Self.firstIndex(in: times, atOrAfter: task.begin)
+            let violated = first < times.count && times[first] <= (task.end ?? .infinity)
             var title = "task \(task.id)\(task.name.map { " (\($0))" } ?? ""): begun \(HtmlFormat.duration(task.begin)), "
             if task.refused {
                 title += "refused (answered with expire at once)"
@@ -314,7 +334,7 @@ struct HtmlLane {
     // MARK: Text
 
     /// The first ``maxHoverLines`` of `lines`, each on its own line, and how many more.
-    static func hoverLines(_ lines: [String]) -> String {
+    static func hoverLines(_ lines: some Collection<String>) -> String {
         guard !lines.isEmpty else { return "" }
         var text = "\n" + lines.prefix(maxHoverLines).joined(separator: "\n")
         if lines.count > maxHoverLines { text += "\n… and \(HtmlFormat.count(lines.count - maxHoverLines)) more" }
@@ -323,10 +343,16 @@ struct HtmlLane {
 
     /// The index of the first entry at or after `instant` (entries are in time order).
     static func firstIndex(in entries: [HtmlRun.Entry], atOrAfter instant: Double) -> Int {
-        var low = 0, high = entries.count
+        firstIndex(in: entries.lazy.map(\.milliseconds), atOrAfter: instant)
+    }
+
+    /// The index of the first time at or after `instant` in `times` (in order).
+    static func firstIndex<Times: RandomAccessCollection<Double>>(in times: Times, atOrAfter instant: Double) -> Int
+        where Times.Index == Int {
+        var low = 0, high = times.count
         while low < high {
             let middle = (low + high) / 2
-            if entries[middle].milliseconds < instant { low = middle + 1 } else { high = middle }
+            if times[middle] < instant { low = middle + 1 } else { high = middle }
         }
         return low
     }

@@ -1,5 +1,7 @@
 import Testing
+import Foundation
 @testable import SuperviseShell
+@testable import SuperviseReport
 
 /// The HTML picture drawn from report JSON: what it shows for each shape a report can have, and
 /// that nothing a child wrote comes out as markup.

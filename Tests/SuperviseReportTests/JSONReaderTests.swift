@@ -1,5 +1,6 @@
 import Testing
 @testable import SuperviseShell
+@testable import SuperviseReport
 
 /// Reading JSON back (`supervise report`): what the report writer writes reads back equal, and
 /// malformed text is refused with one line saying what and where.

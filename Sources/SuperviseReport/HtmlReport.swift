@@ -1,4 +1,5 @@
 import SuperviseLifecycle
+import SuperviseShell
 
 /// The picture of a run: one self-contained HTML page (no script, no network: its
 /// Content-Security-Policy allows neither) holding one SVG timeline drawn from the JSON report,
@@ -15,7 +16,9 @@ public enum HtmlReport {
     /// The page for `report`, a report's JSON; throws when it is not one.
     public static func page(for report: JSONValue) throws(HtmlReportError) -> String {
         let run = try HtmlRun(report: report)
-        let end = max(run.end * 1.02, 1)
+        // Finite whatever the report says (1.7e308 * 1.02 is infinity), so every length drawn
+        // and every tick counted from it is too.
+        let end = max(min(run.end * 1.02, .greatestFiniteMagnitude), 1)
         let x = { (milliseconds: Double) in plotLeft + max(0, min(milliseconds, end)) / end * (plotRight - plotLeft) }
         var svg = HtmlSVG()
         var y = drawHeader(run, into: &svg)
@@ -149,21 +152,31 @@ public enum HtmlReport {
 
     // MARK: Axis
 
-    /// Time ticks about every 100 px, at 1, 2 or 5 times a power of ten milliseconds, with grid lines.
+    /// Time ticks about every 100 px, at 1, 2 or 5 times a power of ten milliseconds, with grid
+    /// lines: at most ``maxTicks`` of them, whatever the magnitude of `end` (finite, at least 1).
     private static func drawAxis(end: Double, top: Double, bottom: Double, x: (Double) -> Double,
                                  into svg: inout HtmlSVG) {
-        let wanted = end / 10
-        var step = 0.001
-        while step * 10 <= wanted { step *= 10 }
-        if step * 5 <= wanted { step *= 5 } else if step * 2 <= wanted { step *= 2 }
+        let step = tickStep(end: end)
         svg.line(x1: plotLeft, y1: top + 16, x2: plotRight, y2: top + 16, stroke: "#9e9e9e")
-        var tick = 0.0
-        while tick <= end {
+        for index in 0...min(Int(exactly: (end / step).rounded(.down)) ?? maxTicks, maxTicks) {
+            let tick = Double(index) * step
             svg.line(x1: x(tick), y1: top + 16, x2: x(tick), y2: bottom, stroke: HtmlPalette.grid)
             svg.line(x1: x(tick), y1: top + 12, x2: x(tick), y2: top + 16, stroke: "#9e9e9e")
             svg.text(HtmlFormat.duration(tick), x: x(tick), y: top + 9, size: 10, fill: "#616161",
                      extra: " text-anchor=\"middle\"")
-            tick += step
         }
+    }
+
+    /// Ticks on the axis at most (about 10 are drawn).
+    static let maxTicks = 25
+
+    /// The axis's step for a picture ending at `end` ms: 1, 2 or 5 times a power of ten, about a
+    /// tenth of `end`. Its loop ends for any finite `end`: the power stops growing once past it.
+    static func tickStep(end: Double) -> Double {
+        let wanted = end / 10
+        var step = 0.001
+        while step * 10 <= wanted, step < .greatestFiniteMagnitude / 100 { step *= 10 }
+        if step * 5 <= wanted { step *= 5 } else if step * 2 <= wanted { step *= 2 }
+        return step
     }
 }

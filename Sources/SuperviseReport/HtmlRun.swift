@@ -1,3 +1,4 @@
+import SuperviseShell
 /// Why a JSON document can't be drawn: it is not a supervise report. One line.
 public struct HtmlReportError: Error, Equatable, Sendable {
     public var message: String
