@@ -77,6 +77,10 @@ struct PackageTests {
         #expect(try Self.gunzip(root.file("/usr/share/man/man1/supervise.1.gz")) == String(contentsOfFile: ManualTests.page, encoding: .utf8),
                 "the installed manual page is docs/supervise.1")
         try Self.expectDemoCycle(in: root, supervise: "/usr/bin/supervise", examples: "/usr/share/doc/supervise/examples")
+        // README's demo as installed, which runs the supervise on PATH (minbase has no python3 for its timeline).
+        let demo = try root.run(["/usr/share/doc/supervise/examples/demo.sh"], timeout: 40)
+        #expect(demo.status == 0 && demo.stdout.contains("supervise exited with 0; checkpoint: processed=")
+                && demo.stdout.hasSuffix(" final\n(python3 is not installed: no timeline)\n"), "\(demo.stdout)\(demo.stderr)")
     }
 
     /// The Depends are real: on a root without libcap2, `dpkg -i` refuses to configure supervise and
