@@ -13,8 +13,10 @@ set -euo pipefail
 # debootstrap, docker.io (with runc and containerd), podman, systemd-container: the engine tests
 # (Tests/IntegrationTests/Engines) make Debian roots and run supervise under Docker, runc, Podman
 # and a real systemd in systemd-nspawn; they start the daemons they need themselves.
+# dpkg-dev: scripts/package.sh makes the .deb (dpkg-shlibdeps computes its Depends; PackageTests).
 packages=(libcap-dev strace procps python3 util-linux nginx postgresql time chromium tini python3-yaml python3-pip man-db
-          debootstrap docker.io runc podman systemd-container)
+          debootstrap docker.io runc podman systemd-container
+          dpkg-dev)
 missing=()
 for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
