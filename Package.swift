@@ -84,6 +84,7 @@ let package = Package(
             dependencies: [
                 "SuperviseConfig",
                 "SuperviseLifecycle",
+                "SuperviseProtocol",
                 "SuperviseShell",
                 "SuperviseSystem",
                 .product(name: "Logging", package: "swift-log"),
