@@ -167,9 +167,10 @@ public final class EventLoop {
     /// epoll_wait's timeout for `deadline`: whole milliseconds, rounded up, from `now`.
     static func milliseconds(until deadline: Instant?, from now: Instant?) -> Int32 {
         guard let deadline, let now else { return -1 }
-        let nanoseconds = deadline.nanoseconds.subtractingReportingOverflow(now.nanoseconds)
-        guard !nanoseconds.overflow, nanoseconds.partialValue > 0 else { return nanoseconds.overflow ? Int32.max : 0 }
-        return Int32(clamping: nanoseconds.partialValue / 1_000_000 + (nanoseconds.partialValue % 1_000_000 == 0 ? 0 : 1))
+        guard deadline > now else { return 0 }
+        let (nanoseconds, overflow) = deadline.nanoseconds.subtractingReportingOverflow(now.nanoseconds)
+        guard !overflow else { return Int32.max }
+        return Int32(clamping: nanoseconds / 1_000_000 + (nanoseconds % 1_000_000 == 0 ? 0 : 1))
     }
 
     /// `epoll_ctl` through the one wrapper.
