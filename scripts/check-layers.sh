@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Fails (exit 1) when a Swift file under Sources/ imports a module its target may not, when
-# a target re-exports anything (@_exported), or when a file imports a module it uses nothing
-# of: one line per file and import. The layers, lowest first, are drawn in Package.swift and
+# Fails (exit 1) when a Swift file under Sources/ imports a module its target may not, or one
+# Package.swift does not declare for its target, when a target re-exports anything
+# (@_exported), or when a file imports a module it uses nothing of: one line per file and
+# import. The layers, lowest first, are drawn in Package.swift and
 # docs/architecture.md.
 #
 # An import is unused when nothing in the file comes from that module: the compiler
@@ -13,7 +14,7 @@
 # (`swift build`), and looks only once the layers hold.
 #
 # Usage: scripts/check-layers.sh [SOURCES_DIRECTORY [TARGET...]]
-#   SOURCES_DIRECTORY  default: this repository's Sources
+#   SOURCES_DIRECTORY  default: this repository's Sources; its package's Package.swift beside it
 #   TARGET...          look for unused imports in these targets only (default: every target)
 #   $SUPERVISE_BUILD   the build directory whose Modules/ the targets are checked against
 #                      (default: this repository's .build/debug)
@@ -47,6 +48,25 @@ imported_modules() {
     sed -nE 's/^[[:space:]]*(@[A-Za-z_]+(\([^)]*\))?[[:space:]]+)*import[[:space:]]+((typealias|struct|class|enum|protocol|let|var|func)[[:space:]]+)?([A-Za-z_][A-Za-z0-9_]*).*/\5/p' "$1"
 }
 
+# What each target declares it depends on in the package's manifest (Package.swift beside
+# SOURCES_DIRECTORY), one "TARGET MODULE" a line. The toolchain's own modules need no entry.
+# A scratch directory of its own: the package's .build is locked while `swift test` runs this.
+package=$(dirname "$sources")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+if ! manifest=$(swift package --package-path "$package" --scratch-path "$work/scratch" dump-package 2>&1); then
+    echo "$package/Package.swift: cannot be read: $manifest"
+    exit 1
+fi
+declared=$(python3 -c '
+import json, sys
+for target in json.load(sys.stdin)["targets"]:
+    for dependency in target["dependencies"]:
+        for kind in ("byName", "target", "product"):
+            if kind in dependency:
+                print(target["name"], dependency[kind][0])
+' <<<"$manifest")
+
 failed=0
 while IFS= read -r -d '' file; do
     relative=${file#"$sources"/}
@@ -61,12 +81,20 @@ while IFS= read -r -d '' file; do
         failed=1
     fi
     while IFS= read -r module; do
-        [[ -z $module ]] && continue
-        case " Swift _Concurrency $allowed " in
-            *" $module "*) continue ;;
+        case $module in "" | Swift | _Concurrency) continue ;; esac
+        case " $allowed " in
+            *" $module "*) ;;
+            *)
+                echo "$file: imports $module, which $target may not (allowed: ${allowed:-the standard library only})"
+                failed=1
+                continue
+                ;;
         esac
-        echo "$file: imports $module, which $target may not (allowed: ${allowed:-the standard library only})"
-        failed=1
+        case $module in Glibc | Synchronization) continue ;; esac
+        if ! grep -qxF "$target $module" <<<"$declared"; then
+            echo "$file: imports $module, which Package.swift does not declare as a dependency of $target"
+            failed=1
+        fi
     done < <(imported_modules "$file")
 done < <(find "$sources" -name '*.swift' -print0 | sort -z)
 
@@ -107,8 +135,6 @@ if ! command -v swiftc >/dev/null; then
 fi
 # Its real path: the module cache's compiled C modules record the path they were built at.
 build=$(cd "$build" && pwd -P)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 targets=("$@")
 if [[ ${#targets[@]} == 0 ]]; then
     for directory in "$sources"/*/; do

@@ -2,8 +2,9 @@ import Foundation
 import SuperviseTestSupport
 import Testing
 
-/// `scripts/check-layers.sh` passes on the repository, and fails on a copy of `Sources/`
-/// given one import its target may not have, or one it uses nothing of: the check itself can fail.
+/// `scripts/check-layers.sh` passes on the repository, and fails on a copy of `Sources/` given
+/// one import its target may not have, one Package.swift does not declare, or one it uses nothing
+/// of: the check itself can fail.
 @Suite(.timeLimit(.minutes(5))) struct LayerTests {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -28,16 +29,22 @@ import Testing
         return (result.status, result.output.split(separator: "\n").map(String.init))
     }
 
-    /// A copy of the repository's `Sources/` with `line` put first in `file`, removed after `body`.
-    static func withSources<T>(adding line: String, to file: String, _ body: (URL) throws -> T) throws -> T {
+    /// A copy of the repository's `Sources/` and `Package.swift`, with `line` put first in `file`
+    /// and the manifest changed by `manifest`, removed after `body`.
+    static func withSources<T>(adding line: String = "", to file: String? = nil,
+                               manifest: (String) -> String = { $0 }, _ body: (URL) throws -> T) throws -> T {
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("supervise-layers-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: copy) }
         try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
         let sources = copy.appendingPathComponent("Sources")
         try FileManager.default.copyItem(at: repository.appendingPathComponent("Sources"), to: sources)
-        let target = sources.appendingPathComponent(file)
-        let original = try String(contentsOf: target, encoding: .utf8)
-        try (line + "\n" + original).write(to: target, atomically: true, encoding: .utf8)
+        let package = try String(contentsOf: repository.appendingPathComponent("Package.swift"), encoding: .utf8)
+        try manifest(package).write(to: copy.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        if let file {
+            let target = sources.appendingPathComponent(file)
+            let original = try String(contentsOf: target, encoding: .utf8)
+            try (line + "\n" + original).write(to: target, atomically: true, encoding: .utf8)
+        }
         return try body(sources)
     }
 
@@ -59,6 +66,21 @@ import Testing
         #expect(result.lines.count == 1)
         #expect(result.lines.first?.contains(file) == true)
         #expect(result.lines.first?.contains(mentions) == true)
+    }
+
+    /// The CLI's imports of SuperviseProtocol, once Package.swift no longer declares it.
+    @Test func anImportPackageSwiftDoesNotDeclareFails() throws {
+        let declared = "                \"SuperviseLifecycle\",\n                \"SuperviseProtocol\",\n                \"SuperviseShell\","
+        let result = try Self.withSources(manifest: { manifest in
+            #expect(manifest.contains(declared))
+            return manifest.replacingOccurrences(of: declared, with: "                \"SuperviseLifecycle\",\n                \"SuperviseShell\",")
+        }) { try Self.checkLayers($0) }
+        #expect(result.status == 1)
+        #expect(!result.lines.isEmpty)
+        for line in result.lines {
+            #expect(line.contains("/Sources/supervise/")
+                && line.hasSuffix(": imports SuperviseProtocol, which Package.swift does not declare as a dependency of supervise"))
+        }
     }
 
     /// Imports the layers allow, that the file uses nothing of: a C module, and a target it
