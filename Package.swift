@@ -89,6 +89,7 @@ let package = Package(
             dependencies: [
                 "SuperviseConfig",
                 "SuperviseLifecycle",
+                "SuperviseProtocol",
                 "SuperviseReport",
                 "SuperviseShell",
                 "SuperviseSystem",

@@ -1,12 +1,29 @@
 #!/usr/bin/env bash
-# Fails (exit 1) when a Swift file under Sources/ imports a module its target may not, or
-# when a target re-exports anything (@_exported): one line per file and import. The
-# layers, lowest first, are drawn in Package.swift and docs/architecture.md.
+# Fails (exit 1) when a Swift file under Sources/ imports a module its target may not, or one
+# Package.swift does not declare for its target, when a target re-exports anything
+# (@_exported), or when a file imports a module it uses nothing of: one line per file and
+# import. The layers, lowest first, are drawn in Package.swift and
+# docs/architecture.md.
 #
-# Usage: scripts/check-layers.sh [SOURCES_DIRECTORY]   (default: this repository's Sources)
+# An import is unused when nothing in the file comes from that module: the compiler
+# type-checks each target (swiftc -dump-ast, against the modules the build made) and prints,
+# for each name it resolved, the module that declares it; a type named only in a declaration's
+# signature is printed bare, so a file naming a type the module declares uses it too. What it
+# reports, the file compiles without (it may miss an import whose type names happen to be words
+# of the file). One type-check per target, not one compile per import. It needs a build
+# (`swift build`), and looks only once the layers hold.
+#
+# Usage: scripts/check-layers.sh [SOURCES_DIRECTORY [TARGET...]]
+#   SOURCES_DIRECTORY  default: this repository's Sources; its package's Package.swift beside it
+#   TARGET...          look for unused imports in these targets only (default: every target)
+#   $SUPERVISE_BUILD   the build directory whose Modules/ the targets are checked against
+#                      (default: this repository's .build/debug)
 set -euo pipefail
 
-sources=${1:-"$(cd "$(dirname "$0")/.." && pwd)/Sources"}
+repository=$(cd "$(dirname "$0")/.." && pwd)
+sources=${1:-"$repository/Sources"}
+shift $(($# > 0 ? 1 : 0))
+build=${SUPERVISE_BUILD:-"$repository/.build/debug"}
 
 # What each target may import besides the Swift standard library (Swift, _Concurrency).
 allowed_imports() {
@@ -26,6 +43,31 @@ allowed_imports() {
     esac
 }
 
+# The modules `file` imports: `import M`, `import M.Sub`, `import struct M.T`,
+# `@preconcurrency import M`, …
+imported_modules() {
+    sed -nE 's/^[[:space:]]*(@[A-Za-z_]+(\([^)]*\))?[[:space:]]+)*import[[:space:]]+((typealias|struct|class|enum|protocol|let|var|func)[[:space:]]+)?([A-Za-z_][A-Za-z0-9_]*).*/\5/p' "$1"
+}
+
+# What each target declares it depends on in the package's manifest (Package.swift beside
+# SOURCES_DIRECTORY), one "TARGET MODULE" a line. The toolchain's own modules need no entry.
+# A scratch directory of its own: the package's .build is locked while `swift test` runs this.
+package=$(dirname "$sources")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+if ! manifest=$(swift package --package-path "$package" --scratch-path "$work/scratch" dump-package 2>&1); then
+    echo "$package/Package.swift: cannot be read: $manifest"
+    exit 1
+fi
+declared=$(python3 -c '
+import json, sys
+for target in json.load(sys.stdin)["targets"]:
+    for dependency in target["dependencies"]:
+        for kind in ("byName", "target", "product"):
+            if kind in dependency:
+                print(target["name"], dependency[kind][0])
+' <<<"$manifest")
+
 failed=0
 while IFS= read -r -d '' file; do
     relative=${file#"$sources"/}
@@ -39,15 +81,120 @@ while IFS= read -r -d '' file; do
         echo "$file: @_exported: no target re-exports a module; import it where it is used"
         failed=1
     fi
-    # `import M`, `import M.Sub`, `import struct M.T`, `@preconcurrency import M`, …
     while IFS= read -r module; do
-        [[ -z $module ]] && continue
-        case " Swift _Concurrency $allowed " in
-            *" $module "*) continue ;;
+        case $module in "" | Swift | _Concurrency) continue ;; esac
+        case " $allowed " in
+            *" $module "*) ;;
+            *)
+                echo "$file: imports $module, which $target may not (allowed: ${allowed:-the standard library only})"
+                failed=1
+                continue
+                ;;
         esac
-        echo "$file: imports $module, which $target may not (allowed: ${allowed:-the standard library only})"
-        failed=1
-    done < <(sed -nE 's/^[[:space:]]*(@[A-Za-z_]+(\([^)]*\))?[[:space:]]+)*import[[:space:]]+((typealias|struct|class|enum|protocol|let|var|func)[[:space:]]+)?([A-Za-z_][A-Za-z0-9_]*).*/\5/p' "$file")
+        case $module in Glibc | Synchronization) continue ;; esac
+        if ! grep -qxF "$target $module" <<<"$declared"; then
+            echo "$file: imports $module, which Package.swift does not declare as a dependency of $target"
+            failed=1
+        fi
+    done < <(imported_modules "$file")
 done < <(find "$sources" -name '*.swift' -print0 | sort -z)
+
+[[ $failed == 0 ]] || exit 1
+
+# The modules whose declarations `import M` makes visible: Glibc's C declarations belong to
+# SwiftGlibc, which it re-exports, as the C modules do (`export *`).
+declaring_modules() {
+    case $1 in
+        Glibc | _SuperviseCShims | CLibcap) echo "$1 SwiftGlibc" ;;
+        *) echo "$1" ;;
+    esac
+}
+
+# The types `import M` makes visible, for a module of this package or a checked-out
+# dependency: the compiler prints what a name in a declaration's signature (an enum case's
+# payload, a parameter) resolved to only as the bare type name.
+declared_types() {
+    local directory
+    case $1 in
+        SystemPackage) directory=$repository/.build/checkouts/swift-system/Sources/System ;;
+        Logging) directory=$repository/.build/checkouts/swift-log/Sources/Logging ;;
+        ArgumentParser) directory=$repository/.build/checkouts/swift-argument-parser/Sources/ArgumentParser ;;
+        *) directory=$sources/$1 ;;
+    esac
+    [[ -d $directory ]] || return 0
+    grep -rhoE '^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*(public|open)[[:space:]]+(final[[:space:]]+)?(struct|enum|class|protocol|typealias|actor)[[:space:]]+[A-Za-z_][A-Za-z0-9_]*' \
+        --include='*.swift' "$directory" | awk '{ print $NF }' | sort -u || true
+}
+
+if [[ ! -d $build/Modules ]]; then
+    echo "$build/Modules: no build to look for unused imports against: run swift build first"
+    exit 1
+fi
+if ! command -v swiftc >/dev/null; then
+    echo "swiftc: not on PATH, so unused imports can't be looked for: add the toolchain's bin to PATH"
+    exit 1
+fi
+# Its real path: the module cache's compiled C modules record the path they were built at.
+build=$(cd "$build" && pwd -P)
+targets=("$@")
+if [[ ${#targets[@]} == 0 ]]; then
+    for directory in "$sources"/*/; do
+        name=$(basename "$directory")
+        [[ -n $(find "$directory" -name '*.swift' -print -quit) ]] && targets+=("$name")
+    done
+fi
+# Type-checks `target` against the build's modules, the AST (on standard error, or output for
+# a target of one file) to $work/ast-TARGET; a failure
+# leaves $work/failed-TARGET.
+dump_target() {
+    local target=$1 files=() library=(-parse-as-library)
+    while IFS= read -r -d '' file; do files+=("$file"); done < <(find "$sources/$target" -name '*.swift' -print0)
+    [[ -e $sources/$target/main.swift ]] && library=()
+    swiftc -dump-ast -module-name "$target" "${library[@]}" -swift-version 6 "${files[@]}" \
+        -I "$build/Modules" -module-cache-path "$build/ModuleCache" \
+        -Xcc -fmodule-map-file="$sources/CLibcap/module.modulemap" \
+        -Xcc -fmodule-map-file="$sources/_SuperviseCShims/include/module.modulemap" \
+        -Xcc -fmodule-map-file="$repository/.build/checkouts/swift-system/Sources/CSystem/include/module.modulemap" \
+        >"$work/ast-$target" 2>&1 || touch "$work/failed-$target"
+}
+
+# Two at a time: the machine's cores, not the targets, bound it.
+for target in "${targets[@]}"; do
+    while (($(jobs -rp | wc -l) >= 2)); do wait -n || true; done
+    dump_target "$target" &
+done
+wait
+
+for target in "${targets[@]}"; do
+    if [[ -e $work/failed-$target ]]; then
+        echo "$sources/$target: does not compile against $build/Modules, so its imports were not checked:"
+        grep -a 'error:' "$work/ast-$target" | head -5
+        failed=1
+        continue
+    fi
+    # One line per file and module a name in it resolved to: "FILE MODULE".
+    grep -aoE '^\(source_file "[^"]*"|(decl|bind)="[A-Za-z_][A-Za-z0-9_]*\.' "$work/ast-$target" \
+        | awk '/^\(source_file/ { file = substr($0, 15, length($0) - 15); next }
+               { sub(/^(decl|bind)="/, ""); sub(/\.$/, ""); print file " " $0 }' | sort -u >"$work/used" || true
+    while IFS= read -r -d '' file; do
+        while IFS= read -r module; do
+            [[ -z $module || $module == Swift || $module == _Concurrency ]] && continue
+            used=0
+            for declaring in $(declaring_modules "$module"); do
+                grep -qxF "$file $declaring" "$work/used" && used=1
+            done
+            if [[ $used == 0 ]]; then
+                [[ -e $work/types-$module ]] || declared_types "$module" >"$work/types-$module"
+                # The file's identifiers outside comments, against the types the module declares.
+                sed -E 's|//.*||' "$file" | grep -oE '[A-Za-z_][A-Za-z0-9_]*' | sort -u \
+                    | grep -qxFf "$work/types-$module" && used=1
+            fi
+            if [[ $used == 0 ]]; then
+                echo "$file: imports $module but uses nothing of it: remove the import"
+                failed=1
+            fi
+        done < <(imported_modules "$file")
+    done < <(find "$sources/$target" -name '*.swift' -print0 | sort -z)
+done
 
 exit $failed

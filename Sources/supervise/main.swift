@@ -1,7 +1,5 @@
 import ArgumentParser
 import SuperviseConfig
-import SuperviseLifecycle
-import SuperviseShell
 import SuperviseSystem
 
 /// `message` on one line: ArgumentParser's list of allowed values (`  - trace` lines) joined

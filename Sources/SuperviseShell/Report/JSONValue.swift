@@ -1,6 +1,4 @@
 import SuperviseConfig
-import SuperviseLifecycle
-import SuperviseSystem
 /// A JSON document, written without Foundation (the report, `status` lines, JSON logs).
 public enum JSONValue: Equatable, Sendable {
     case null

@@ -1,6 +1,4 @@
-import SuperviseConfig
 import SuperviseLifecycle
-import SuperviseSystem
 /// The kinds of timeline entries in the report.
 public enum TimelineKind: String, Sendable {
     case state, event, request, error, violation, freeze, note

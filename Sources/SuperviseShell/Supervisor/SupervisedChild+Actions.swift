@@ -1,4 +1,3 @@
-import SuperviseConfig
 import SuperviseLifecycle
 import SuperviseSystem
 import SuperviseProtocol

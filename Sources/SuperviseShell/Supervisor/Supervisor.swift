@@ -2,7 +2,6 @@ import SuperviseConfig
 import SuperviseLifecycle
 import SuperviseSystem
 import Logging
-import SuperviseProtocol
 
 /// Runs children through their lifecycles: one event loop over signals, stdin commands,
 /// each child's pipes, freezer notifications and timers.

@@ -1,5 +1,4 @@
 import SuperviseConfig
-import SuperviseLifecycle
 import SuperviseSystem
 /// Where control commands come from.
 public enum ControlSource: String, Sendable, CaseIterable {

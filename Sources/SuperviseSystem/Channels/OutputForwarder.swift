@@ -19,13 +19,13 @@ public final class OutputForwarder {
     public init(name: String, width: Int, loop: EventLoop) throws(SupervisorError) {
         self.loop = loop
         for target in [Descriptor.standardOutput, Descriptor.standardError] {
-            let ends: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+            let ends: (readEnd: Int32, writeEnd: Int32)
             do throws(Errno) {
                 // The supervisor's end non-blocking; the child's end blocking, as a terminal's would be.
-                ends = try FileDescriptor.pipe(options: .closeOnExec)
-                if case .failure(let error) = Descriptor.setNonBlocking(ends.readEnd.rawValue) {
-                    Descriptor.close(ends.readEnd.rawValue)
-                    Descriptor.close(ends.writeEnd.rawValue)
+                ends = try Descriptor.pipe().get()
+                if case .failure(let error) = Descriptor.setNonBlocking(ends.readEnd) {
+                    Descriptor.close(ends.readEnd)
+                    Descriptor.close(ends.writeEnd)
                     throw error
                 }
             } catch {
@@ -33,7 +33,7 @@ public final class OutputForwarder {
                 throw SupervisorError(.system, "cannot make an output pipe for '\(name)': \(error.sentenceText)",
                                       errno: error.rawValue)
             }
-            streams.append(Stream(readFD: ends.readEnd.rawValue, writeFD: ends.writeEnd.rawValue, target: target,
+            streams.append(Stream(readFD: ends.readEnd, writeFD: ends.writeEnd, target: target,
                                   prefixer: OutputPrefixer(name: name, width: width)))
         }
     }

@@ -1,6 +1,4 @@
 import SuperviseProtocol
-import SuperviseSystemCall
-import Glibc
 
 /// The supervisor's end of one control connection: one command line in, answer lines out, a
 /// final outcome line, then closed.

@@ -32,7 +32,7 @@ public final class ControlListener {
             SupervisorError(.system, "cannot listen on the control socket '\(path)': \(why)", errno: errno)
         }
         var info = stat()
-        if lstat(path, &info) == 0 {
+        if case .success = valueOrErrno({ lstat(path, &info) }) {
             guard info.st_mode & S_IFMT == S_IFSOCK else {
                 throw failure("the path exists and is not a socket")
             }
@@ -40,7 +40,9 @@ public final class ControlListener {
             case .answered(let listener):
                 throw failure(Self.describe(listener: listener))
             case .nobody:
-                _ = unlink(path)
+                if case .failure(let error) = valueOrErrno({ unlink(path) }), error != .noSuchFileOrDirectory {
+                    throw failure("cannot remove the stale socket: \(error.sentenceText)", error.rawValue)
+                }
             case .failed(let error):
                 throw failure(error.sentenceText, error.rawValue)
             }
@@ -159,7 +161,8 @@ public final class ControlListener {
         Descriptor.close(fd)
         if let reserve { Descriptor.close(reserve) }
         var info = stat()
-        guard lstat(path, &info) == 0, info.st_dev == device, info.st_ino == inode else { return }
-        _ = unlink(path)
+        guard case .success = valueOrErrno({ lstat(path, &info) }), info.st_dev == device, info.st_ino == inode else { return }
+        // Leaving: a socket file it could not remove is a stale one the next supervisor replaces.
+        _ = valueOrErrno { unlink(path) }
     }
 }

@@ -1,4 +1,5 @@
 import SuperviseSystemCall
+import _SuperviseCShims
 import Glibc
 import SystemPackage
 
@@ -83,7 +84,43 @@ public enum Descriptor {
 
     /// Opens /dev/null for reading, close-on-exec: a child's stdin when the supervisor reads its own.
     public static func openNullDevice() -> Result<Int32, Errno> {
-        valueOrErrno { open("/dev/null", O_RDONLY | O_CLOEXEC) }
+        openForReading("/dev/null")
+    }
+
+    /// Opens `path` for reading, close-on-exec, with `flags` added (O_NONBLOCK).
+    public static func openForReading(_ path: String, flags: Int32 = 0) -> Result<Int32, Errno> {
+        valueOrErrno { open(path, O_RDONLY | O_CLOEXEC | flags) }
+    }
+
+    /// A pipe, both ends close-on-exec (made so atomically, with `pipe2`).
+    public static func pipe() -> Result<(readEnd: Int32, writeEnd: Int32), Errno> {
+        var ends: [Int32] = [-1, -1]
+        return valueOrErrno { _supervise_pipe_cloexec(&ends) }.map { _ in (ends[0], ends[1]) }
+    }
+
+    /// Reads all of `fd` from offset 0, whatever its position (cgroup and /proc files are small).
+    public static func readFromStart(_ fd: Int32) -> Result<String, Errno> {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let offset = off_t(bytes.count)
+            let result = chunk.withUnsafeMutableBytes { buffer in
+                valueOrErrno { pread(fd, buffer.baseAddress, buffer.count, offset) }
+            }
+            switch result {
+            case .failure(let error): return .failure(error)
+            case .success(0): return .success(String(decoding: bytes, as: UTF8.self))
+            case .success(let count): bytes += chunk[0..<count]
+            }
+        }
+    }
+
+    /// Writes `text` at offset 0 of `fd`, in one call, as cgroup files require.
+    public static func writeAtStart(_ fd: Int32, _ text: String) -> Result<Void, Errno> {
+        var text = text
+        return text.withUTF8 { bytes in
+            valueOrErrno { pwrite(fd, bytes.baseAddress, bytes.count, 0) }.map { _ in () }
+        }
     }
 
     /// Closes `fd`. Not retried on EINTR: on Linux the descriptor is closed even then.

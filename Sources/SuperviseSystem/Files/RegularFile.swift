@@ -17,18 +17,17 @@ public enum RegularFile {
     /// The bytes of the regular file at `path`, at most `maxSize` of them. Opened non-blocking and
     /// close-on-exec, so that a FIFO is refused without waiting for a writer.
     public static func read(_ path: String, maxSize: Int) -> Result<[UInt8], RegularFileError> {
-        let file: FileDescriptor
-        do {
-            file = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec, .nonBlocking])
-        } catch {
-            return .failure(.system(error as? Errno ?? .ioError))
+        let fd: Int32
+        switch Descriptor.openForReading(path, flags: O_NONBLOCK) {
+        case .success(let opened): fd = opened
+        case .failure(let error): return .failure(.system(error))
         }
-        defer { Descriptor.close(file.rawValue) }
-        if let kind = nonRegularKind(file.rawValue) { return .failure(.notRegular(kind: kind)) }
+        defer { Descriptor.close(fd) }
+        if let kind = nonRegularKind(fd) { return .failure(.notRegular(kind: kind)) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            switch chunk.withUnsafeMutableBytes({ Descriptor.read(file.rawValue, into: $0) }) {
+            switch chunk.withUnsafeMutableBytes({ Descriptor.read(fd, into: $0) }) {
             case .bytes(let count):
                 bytes += chunk[..<count]
                 if bytes.count > maxSize { return .failure(.tooLarge) }

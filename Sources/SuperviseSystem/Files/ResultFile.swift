@@ -172,8 +172,10 @@ public final class ResultFile: Sendable {
             // `temporary` now names what was at the destination: a regular file, unless it was
             // swapped since the look above. Anything else is put back as it was.
             var swapped = stat()
-            let isRegular = fstatat(directory, temporary, &swapped, AT_SYMLINK_NOFOLLOW) == 0
-                && swapped.st_mode & S_IFMT == S_IFREG
+            var isRegular = false
+            if case .success = valueOrErrno({ fstatat(directory, temporary, &swapped, AT_SYMLINK_NOFOLLOW) }) {
+                isRegular = swapped.st_mode & S_IFMT == S_IFREG
+            }
             guard isRegular else {
                 _supervise_renameat2(directory, temporary, directory, name, _SUPERVISE_RENAME_EXCHANGE)
                 return .failure(ResultFileError("it was replaced by \(FileIdentity.kind(swapped.st_mode)) while it was written"))

@@ -30,7 +30,7 @@ final class CgroupDirectoryLock: DirectoryLock {
             case .success:
                 return .success(CgroupDirectoryLock(fd: fd))
             case .failure(let error):
-                close(fd)
+                Descriptor.close(fd)
                 return error == .wouldBlock ? .success(nil) : .failure(error)
             }
         }
@@ -40,14 +40,15 @@ final class CgroupDirectoryLock: DirectoryLock {
     /// it (and anyone made another of that name) between its opening and its locking.
     func isOn(_ directory: String) -> Bool {
         var locked = stat(), named = stat()
-        return fstat(fd, &locked) == 0 && stat(directory, &named) == 0
-            && locked.st_dev == named.st_dev && locked.st_ino == named.st_ino
+        guard case .success = valueOrErrno({ fstat(fd, &locked) }),
+              case .success = valueOrErrno({ stat(directory, &named) }) else { return false }
+        return locked.st_dev == named.st_dev && locked.st_ino == named.st_ino
     }
 
     /// Closes the directory, which drops the lock. Safe to call more than once.
     func release() {
         guard fd >= 0 else { return }
-        close(fd)
+        Descriptor.close(fd)
         fd = -1
     }
 

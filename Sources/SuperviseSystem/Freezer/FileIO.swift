@@ -2,7 +2,8 @@ import SuperviseSystemCall
 import Glibc
 import SystemPackage
 
-/// The few file-system calls the freezers make, retried on EINTR and returning `Errno`.
+/// The few file-system calls the freezers make by path, retried on EINTR and returning `Errno`;
+/// what they do on a descriptor is `Descriptor`'s.
 enum FileIO {
     /// Opens `path` with `flags` (O_CLOEXEC is always added).
     static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) -> Result<Int32, Errno> {
@@ -14,44 +15,19 @@ enum FileIO {
         valueOrErrno { openat(directoryFD, name, flags | O_CLOEXEC) }
     }
 
-    /// Reads all of `fd` from offset 0 (cgroup and proc files are small).
-    static func readAll(_ fd: Int32) -> Result<String, Errno> {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let offset = off_t(bytes.count)
-            let result = chunk.withUnsafeMutableBytes { buffer in
-                valueOrErrno { pread(fd, buffer.baseAddress, buffer.count, offset) }
-            }
-            switch result {
-            case .failure(let error): return .failure(error)
-            case .success(0): return .success(String(decoding: bytes, as: UTF8.self))
-            case .success(let count): bytes += chunk[0..<count]
-            }
-        }
-    }
-
     /// Reads the whole file at `path`.
     static func readFile(_ path: String) -> Result<String, Errno> {
         open(path, O_RDONLY).flatMap { fd in
-            defer { close(fd) }
-            return readAll(fd)
-        }
-    }
-
-    /// Writes `text` at offset 0 of `fd`, in one call as cgroup files require.
-    static func write(_ text: String, to fd: Int32) -> Result<Void, Errno> {
-        var text = text
-        return text.withUTF8 { bytes in
-            valueOrErrno { pwrite(fd, bytes.baseAddress, bytes.count, 0) }.map { _ in () }
+            defer { Descriptor.close(fd) }
+            return Descriptor.readFromStart(fd)
         }
     }
 
     /// Writes `text` to the file at `path`.
     static func write(_ text: String, toFile path: String) -> Result<Void, Errno> {
         open(path, O_WRONLY).flatMap { fd in
-            defer { close(fd) }
-            return write(text, to: fd)
+            defer { Descriptor.close(fd) }
+            return Descriptor.writeAtStart(fd, text)
         }
     }
 
@@ -65,16 +41,21 @@ enum FileIO {
 
     /// The names of the subdirectories of `path`.
     static func subdirectories(of path: String) -> Result<[String], Errno> {
-        guard let directory = opendir(path) else { return .failure(Errno(rawValue: errno)) }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            guard entry.pointee.d_type == UInt8(DT_DIR) else { continue }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+        pointerOrErrno { opendir(path) }.flatMap { directory in
+            defer { closedir(directory) }
+            var names: [String] = []
+            while true {
+                // readdir returns nil at the end, and sets errno only when it failed.
+                errno = 0
+                guard let entry = readdir(directory) else {
+                    return errno == 0 ? .success(names) : .failure(Errno(rawValue: errno))
+                }
+                guard entry.pointee.d_type == UInt8(DT_DIR) else { continue }
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+                }
+                if name != ".", name != ".." { names.append(name) }
             }
-            if name != ".", name != ".." { names.append(name) }
         }
-        return .success(names)
     }
 }

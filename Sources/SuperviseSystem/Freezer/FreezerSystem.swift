@@ -79,8 +79,8 @@ struct LinuxFreezerSystem: FreezerSystem {
     func open(_ name: String, in directoryFD: Int32, _ flags: Int32) -> Result<Int32, Errno> {
         FileIO.open(name, in: directoryFD, flags)
     }
-    func readAll(_ fd: Int32) -> Result<String, Errno> { FileIO.readAll(fd) }
-    func write(_ text: String, to fd: Int32) -> Result<Void, Errno> { FileIO.write(text, to: fd) }
+    func readAll(_ fd: Int32) -> Result<String, Errno> { Descriptor.readFromStart(fd) }
+    func write(_ text: String, to fd: Int32) -> Result<Void, Errno> { Descriptor.writeAtStart(fd, text) }
     func close(_ fd: Int32) { _ = Glibc.close(fd) }
 
     func lockDirectory(_ directory: String) -> Result<(any DirectoryLock)?, Errno> {
@@ -96,7 +96,8 @@ struct LinuxFreezerSystem: FreezerSystem {
     }
 
     func removeWatch(_ watch: Int32, from inotifyFD: Int32) {
-        _ = inotify_rm_watch(inotifyFD, watch)
+        // Its one failure, EINVAL, says the watch is gone already (its file was removed).
+        _ = valueOrErrno { inotify_rm_watch(inotifyFD, watch) }
     }
 
     func drain(_ fd: Int32) {

@@ -1,6 +1,4 @@
 import SuperviseSystemCall
-import Glibc
-import SystemPackage
 
 /// Cleans up the cgroups that supervisors which died (SIGKILL, crash) left behind.
 public enum StaleCgroupSweeper {

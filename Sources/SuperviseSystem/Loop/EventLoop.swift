@@ -1,7 +1,6 @@
 import SuperviseSystemCall
 import SuperviseLifecycle
 import _SuperviseCShims
-import Glibc
 import SystemPackage
 
 /// One epoll set and one timerfd: every descriptor the supervisor waits on, and its next deadline.
@@ -54,7 +53,12 @@ public final class EventLoop {
             for case .success(let fd) in [epoll, timer] { Descriptor.close(fd) }
             throw SupervisorError(.system, "cannot create the event loop: \(error.sentenceText)", errno: error.rawValue)
         }
-        _ = _supervise_epoll_ctl(epollFD, EPOLL_CTL_ADD, timerFD, Self.readable, UInt64(UInt32(bitPattern: timerFD)))
+        let watchTimer = Self.control(epollFD, EPOLL_CTL_ADD, timerFD, Self.readable, UInt64(UInt32(bitPattern: timerFD)))
+        if case .failure(let error) = watchTimer {
+            Descriptor.close(timerFD)
+            Descriptor.close(epollFD)
+            throw SupervisorError(.system, "cannot create the event loop: \(error.sentenceText)", errno: error.rawValue)
+        }
     }
 
     deinit {
@@ -66,25 +70,26 @@ public final class EventLoop {
     @discardableResult
     public func add(_ fd: Int32, events: UInt32 = EventLoop.readable, _ handler: @escaping Handler) -> Bool {
         generation &+= 1
-        guard _supervise_epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, events, token(fd, generation)) == 0 else {
+        guard case .success = Self.control(epollFD, EPOLL_CTL_ADD, fd, events, token(fd, generation)) else {
             return false
         }
         handlers[fd] = Watch(generation: generation, events: events, handler: handler)
         return true
     }
 
-    /// Changes the events `fd` is waited for (0 to pause it).
+    /// Changes the events `fd` is waited for (0 to pause it). A descriptor the kernel would not
+    /// take back into the set stays parked, and is tried again at its next change.
     public func modify(_ fd: Int32, events: UInt32) {
         guard var watch = handlers[fd], watch.events != events || watch.parked else { return }
         watch.events = events
         if watch.parked {
             // Out of the set since it reported `closed`: back in only when something is wanted.
-            if events != 0 {
+            if events != 0, case .success = Self.control(epollFD, EPOLL_CTL_ADD, fd, events, token(fd, watch.generation)) {
                 watch.parked = false
-                _ = _supervise_epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, events, token(fd, watch.generation))
             }
-        } else {
-            _ = _supervise_epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, events, token(fd, watch.generation))
+        } else if case .failure = Self.control(epollFD, EPOLL_CTL_MOD, fd, events, token(fd, watch.generation)) {
+            // Not in the set any more (ENOENT): the kernel dropped it, so it is parked.
+            watch.parked = true
         }
         handlers[fd] = watch
     }
@@ -92,16 +97,18 @@ public final class EventLoop {
     /// Stops waiting on `fd` (call before closing it).
     public func remove(_ fd: Int32) {
         guard let watch = handlers.removeValue(forKey: fd), !watch.parked else { return }
-        _ = _supervise_epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, 0, 0)
+        leave(fd)
     }
 
     /// Blocks until a descriptor is ready or `deadline` passes, then runs the ready handlers.
     /// With `pollOnly`, collects only what is ready now and does not block.
     public func wait(until deadline: Instant?, pollOnly: Bool = false) {
-        arm(deadline)
+        let armed = arm(deadline)
         // The clock is read (vDSO, no system call) only when a deadline can be late.
         let waitBegan = deadline.map { _ in MonotonicClock.now() }
-        let waited = valueOrErrno { _supervise_epoll_wait(epollFD, &ready, Int32(ready.count), pollOnly ? 0 : -1) }
+        // A timer that could not be armed: epoll_wait's own timeout stands in for it.
+        let timeout = pollOnly ? 0 : armed ? -1 : Self.milliseconds(until: deadline, from: waitBegan)
+        let waited = valueOrErrno { _supervise_epoll_wait(epollFD, &ready, Int32(ready.count), timeout) }
         if let waitBegan, let gap = SupervisorGap.detect(waitBegan: waitBegan, deadline: deadline,
                                                          woke: MonotonicClock.now()) {
             afterGap(gap)
@@ -130,19 +137,46 @@ public final class EventLoop {
         guard var watch = handlers[fd], watch.generation == generation, watch.events == 0, !watch.parked else { return }
         watch.parked = true
         handlers[fd] = watch
-        _ = _supervise_epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, 0, 0)
+        leave(fd)
     }
 
-    private func arm(_ deadline: Instant?) {
-        guard deadline != armedDeadline else { return }
-        armedDeadline = deadline
+    /// Takes `fd` out of the epoll set. Its one failure, ENOENT or EBADF, says it is out already
+    /// (closed, or dropped by the kernel): nothing is left to undo, so the result is not needed.
+    private func leave(_ fd: Int32) {
+        _ = Self.control(epollFD, EPOLL_CTL_DEL, fd, 0, 0)
+    }
+
+    /// Arms the timer at `deadline` (disarms it for `nil`); `false` when the kernel refused, and
+    /// the wait must time itself.
+    private func arm(_ deadline: Instant?) -> Bool {
+        guard deadline != armedDeadline else { return true }
         var spec = itimerspec()
         if let deadline {
             // An absolute time of zero would disarm the timer: never ask for less than 1 ns.
             let ns = max(deadline.nanoseconds, 1)
             spec.it_value = timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000))
         }
-        _ = timerfd_settime(timerFD, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+        guard case .success = valueOrErrno({ timerfd_settime(timerFD, Int32(TFD_TIMER_ABSTIME), &spec, nil) }) else {
+            armedDeadline = nil
+            return false
+        }
+        armedDeadline = deadline
+        return true
+    }
+
+    /// epoll_wait's timeout for `deadline`: whole milliseconds, rounded up, from `now`.
+    static func milliseconds(until deadline: Instant?, from now: Instant?) -> Int32 {
+        guard let deadline, let now else { return -1 }
+        guard deadline > now else { return 0 }
+        let (nanoseconds, overflow) = deadline.nanoseconds.subtractingReportingOverflow(now.nanoseconds)
+        guard !overflow else { return Int32.max }
+        return Int32(clamping: nanoseconds / 1_000_000 + (nanoseconds % 1_000_000 == 0 ? 0 : 1))
+    }
+
+    /// `epoll_ctl` through the one wrapper.
+    private static func control(_ epollFD: Int32, _ operation: Int32, _ fd: Int32, _ events: UInt32,
+                                _ token: UInt64) -> Result<Int32, Errno> {
+        valueOrErrno { _supervise_epoll_ctl(epollFD, operation, fd, events, token) }
     }
 
     private func token(_ fd: Int32, _ generation: UInt32) -> UInt64 {

@@ -10,16 +10,18 @@ import Glibc
 /// handlers again.
 public final class SignalReceiver {
     public let fd: Int32
-    private var previousMask = sigset_t()
 
     /// Blocks `signals` and opens the signalfd that reads them; SIGPIPE is ignored.
     public init(taking signals: [Int32]) throws(SupervisorError) {
         var mask = sigset_t()
         sigemptyset(&mask)
         for signal in signals { sigaddset(&mask, signal) }
-        sigprocmask(SIG_BLOCK, &mask, &previousMask)
-        signal(SIGPIPE, SIG_IGN)
-        switch valueOrErrno({ signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC)) }) {
+        var ignore = sigaction()
+        ignore.__sigaction_handler.sa_handler = SIG_IGN
+        let received = valueOrErrno { sigprocmask(SIG_BLOCK, &mask, nil) }
+            .flatMap { _ in valueOrErrno { sigaction(SIGPIPE, &ignore, nil) } }
+            .flatMap { _ in valueOrErrno { signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC)) } }
+        switch received {
         case .success(let fd): self.fd = fd
         case .failure(let error):
             throw SupervisorError(.system, "cannot receive signals: \(error.sentenceText)", errno: error.rawValue)

@@ -27,9 +27,10 @@ public enum ControllingTerminal {
         var ttou = sigset_t(), previous = sigset_t()
         sigemptyset(&ttou)
         sigaddset(&ttou, SIGTTOU)
-        pthread_sigmask(SIG_BLOCK, &ttou, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        return valueOrErrno { tcsetpgrp(Descriptor.standardInput, group) }.map { _ in () }
+        return statusOrErrno { pthread_sigmask(SIG_BLOCK, &ttou, &previous) }.flatMap {
+            defer { restoreMask(previous) }
+            return valueOrErrno { tcsetpgrp(Descriptor.standardInput, group) }.map { _ in () }
+        }
     }
 
     /// Stops the supervisor (with its whole process group, `wholeGroup`) with SIGSTOP, as a
@@ -39,8 +40,12 @@ public enum ControllingTerminal {
         var continueSignal = sigset_t(), previous = sigset_t()
         sigemptyset(&continueSignal)
         sigaddset(&continueSignal, SIGCONT)
-        pthread_sigmask(SIG_BLOCK, &continueSignal, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        guard case .success = statusOrErrno({ pthread_sigmask(SIG_BLOCK, &continueSignal, &previous) }) else {
+            // Without SIGCONT blocked its arrival could not be waited for: no stop.
+            let now = MonotonicClock.now()
+            return (now, now)
+        }
+        defer { restoreMask(previous) }
         // A SIGCONT sent before this stop is not the one that ends it.
         var now = timespec()
         while case .success = valueOrErrno({ sigtimedwait(&continueSignal, nil, &now) }) {}
@@ -50,5 +55,12 @@ public enum ControllingTerminal {
         // (the kernel continues a process whatever its mask, and the signal stays pending).
         _ = valueOrErrno { sigwaitinfo(&continueSignal, nil) }
         return (stopped, MonotonicClock.now())
+    }
+
+    /// Puts back the signal mask a block saved. It fails only for an invalid `how`, never for a
+    /// mask the kernel itself handed out, so there is no failure to report.
+    private static func restoreMask(_ previous: sigset_t) {
+        var previous = previous
+        _ = statusOrErrno { pthread_sigmask(SIG_SETMASK, &previous, nil) }
     }
 }

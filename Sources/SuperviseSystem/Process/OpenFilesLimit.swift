@@ -1,3 +1,4 @@
+import SuperviseSystemCall
 import Glibc
 
 /// The supervisor's own open-files limit: raised at start, restored for children.
@@ -8,12 +9,12 @@ public enum OpenFilesLimit {
     public static func raise() -> (soft: UInt64, hard: UInt64)? {
         let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
         var original = rlimit()
-        guard getrlimit(resource, &original) == 0, original.rlim_cur < original.rlim_max else {
+        guard case .success = valueOrErrno({ getrlimit(resource, &original) }), original.rlim_cur < original.rlim_max else {
             return nil
         }
         var raised = original
         raised.rlim_cur = original.rlim_max
-        guard setrlimit(resource, &raised) == 0 else {
+        guard case .success = valueOrErrno({ setrlimit(resource, &raised) }) else {
             return nil
         }
         return (soft: UInt64(original.rlim_cur), hard: UInt64(original.rlim_max))

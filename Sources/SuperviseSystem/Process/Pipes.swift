@@ -18,18 +18,18 @@ public struct ProtocolChannels: Sendable {
     /// Creates both pipes.
     public init() throws(SupervisorError) {
         let events = try Self.makePipe(nonBlocking: \.writeEnd)
-        let requests: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        let requests: (readEnd: Int32, writeEnd: Int32)
         do {
             requests = try Self.makePipe(nonBlocking: \.readEnd)
         } catch {
-            Descriptor.close(events.readEnd.rawValue)
-            Descriptor.close(events.writeEnd.rawValue)
+            Descriptor.close(events.readEnd)
+            Descriptor.close(events.writeEnd)
             throw error
         }
-        eventsRead = events.readEnd.rawValue
-        eventsWrite = events.writeEnd.rawValue
-        requestsRead = requests.readEnd.rawValue
-        requestsWrite = requests.writeEnd.rawValue
+        eventsRead = events.readEnd
+        eventsWrite = events.writeEnd
+        requestsRead = requests.readEnd
+        requestsWrite = requests.writeEnd
     }
 
     /// Closes the child's ends, once the child has them (after spawning, or when the spawn failed).
@@ -48,17 +48,16 @@ public struct ProtocolChannels: Sendable {
 
     /// A close-on-exec pipe (made so atomically, with `pipe2`) whose `supervisorEnd` is non-blocking.
     private static func makePipe(
-        nonBlocking supervisorEnd: KeyPath<(readEnd: FileDescriptor, writeEnd: FileDescriptor), FileDescriptor>
-    ) throws(SupervisorError) -> (readEnd: FileDescriptor, writeEnd: FileDescriptor) {
-        let ends: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
-        do throws(Errno) {
-            ends = try FileDescriptor.pipe(options: .closeOnExec)
-        } catch {
-            throw failure("create a protocol pipe", error)
+        nonBlocking supervisorEnd: KeyPath<(readEnd: Int32, writeEnd: Int32), Int32>
+    ) throws(SupervisorError) -> (readEnd: Int32, writeEnd: Int32) {
+        let ends: (readEnd: Int32, writeEnd: Int32)
+        switch Descriptor.pipe() {
+        case .success(let made): ends = made
+        case .failure(let error): throw failure("create a protocol pipe", error)
         }
-        if case .failure(let error) = Descriptor.setNonBlocking(ends[keyPath: supervisorEnd].rawValue) {
-            Descriptor.close(ends.readEnd.rawValue)
-            Descriptor.close(ends.writeEnd.rawValue)
+        if case .failure(let error) = Descriptor.setNonBlocking(ends[keyPath: supervisorEnd]) {
+            Descriptor.close(ends.readEnd)
+            Descriptor.close(ends.writeEnd)
             throw failure("make a protocol pipe non-blocking", error)
         }
         return ends

@@ -1,8 +1,8 @@
 #ifndef SUPERVISE_FILES_H
 #define SUPERVISE_FILES_H
 
-// What result files are written with; Swift's Glibc module does not export them (they are
-// GNU extensions).
+// What result files and pipes are made with; Swift's Glibc module does not export them (they
+// are GNU extensions).
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <spawn.h>
@@ -29,6 +29,11 @@ static const unsigned int _SUPERVISE_RENAME_EXCHANGE = 2;
 static inline int _supervise_renameat2(int from_directory, const char *from, int to_directory, const char *to,
                                        unsigned int flags) {
     return (int)syscall(SYS_renameat2, from_directory, from, to_directory, to, flags);
+}
+
+/// pipe2(2) with O_CLOEXEC: both ends close-on-exec from the start. 0, or -1 with errno.
+static inline int _supervise_pipe_cloexec(int ends[2]) {
+    return (int)syscall(SYS_pipe2, ends, 02000000 /* O_CLOEXEC */);
 }
 
 #endif
