@@ -1,4 +1,3 @@
-import SuperviseShell
 /// Numbers as the picture writes them, without Foundation.
 enum HtmlFormat {
     /// `0.4 ms`, `23.9 ms`, `1.25 s`, `61.3 s`: a time or a length of time in milliseconds.

@@ -1,4 +1,3 @@
-import SuperviseShell
 /// The picture's colours, one per thing drawn; the legend lists them all. Tests look for
 /// these exact colours in a rendered screenshot, so each is distinct.
 enum HtmlPalette {

@@ -72,10 +72,10 @@ import Testing
 
     /// The CLI's imports of SuperviseProtocol, once Package.swift no longer declares it.
     @Test func anImportPackageSwiftDoesNotDeclareFails() throws {
-        let declared = "                \"SuperviseLifecycle\",\n                \"SuperviseProtocol\",\n                \"SuperviseShell\","
+        let declared = "                \"SuperviseLifecycle\",\n                \"SuperviseProtocol\",\n                \"SuperviseReport\","
         let result = try Self.withSources(manifest: { manifest in
             #expect(manifest.contains(declared))
-            return manifest.replacingOccurrences(of: declared, with: "                \"SuperviseLifecycle\",\n                \"SuperviseShell\",")
+            return manifest.replacingOccurrences(of: declared, with: "                \"SuperviseLifecycle\",\n                \"SuperviseReport\",")
         }) { try Self.checkLayers($0) }
         #expect(result.status == 1)
         #expect(!result.lines.isEmpty)

@@ -1,5 +1,7 @@
 import SuperviseConfig
+import SuperviseLifecycle
 import SuperviseSystem
+
 /// Where control commands come from.
 public enum ControlSource: String, Sendable, CaseIterable {
     /// Commands on standard input; children get /dev/null as theirs.

@@ -1,4 +1,3 @@
-import SuperviseSystemCall
 import SystemPackage
 
 /// Text on its way into a file, written in chunks: what is appended is kept until
