@@ -11,13 +11,21 @@ public enum FreezerSelection {
     /// passed over. An explicit choice that can't work here throws `.freezerUnavailable` with the reason.
     public static func make(_ choice: FreezerChoice, adoption: OrphanAdoption? = nil, cgroupRoot: String? = nil)
         throws(SupervisorError) -> (freezer: any Freezer, notes: [String]) {
+        // Every freezer finds or verifies the children through /proc (sigstop their trees and
+        // states, the cgroup freezers this process's cgroup): without it a freeze can't be checked.
+        if case .failure(let error) = FileIO.readFile("/proc/self/stat") {
+            throw SupervisorError(.system, "/proc can't be read (/proc/self/stat: \(error.sentenceText)): it is how every freezer "
+                                  + "finds and checks the children; mount /proc (mount -t proc proc /proc)", errno: error.rawValue)
+        }
         let swept = StaleCgroupSweeper.sweep(cgroupRoot: cgroupRoot)
         let (freezer, notes) = try select(choice, adoption: adoption, locate: { CgroupSystem.locate($0, root: cgroupRoot) })
         return (freezer, swept + notes)
     }
 
     /// Picks the backend for `choice`, finding the hierarchies with `locate`.
-    static func select(_ choice: FreezerChoice, adoption: OrphanAdoption? = nil, locate: (CgroupVersion) -> Result<CgroupLocation, FreezerUnusable>)
+    /// `isRoot`: whether the supervisor runs as root, for the hint of what to do about a freezer refused.
+    static func select(_ choice: FreezerChoice, adoption: OrphanAdoption? = nil, isRoot: Bool = getuid() == 0,
+                       locate: (CgroupVersion) -> Result<CgroupLocation, FreezerUnusable>)
         throws(SupervisorError) -> (freezer: any Freezer, notes: [String]) {
         var notes: [String] = []
         let candidates: [FreezerKind] = switch choice {
@@ -32,20 +40,17 @@ public enum FreezerSelection {
                 notes.append(usableNote(freezer))
                 return (freezer, notes)
             case .failure(let unusable) where choice == .auto:
-                notes.append("\(kind.rawValue) passed over: \(unusable.reason)"
-                             + (kind == .cgroup2 && getuid() != 0 ? "; \(delegationAdvice)" : ""))
+                // auto goes on to a freezer that works: only a permission the user can get is worth a hint.
+                let hint = unusable.cause == .notPermitted ? unusable.hint(for: kind, isRoot: isRoot) : nil
+                notes.append("\(kind.rawValue) passed over: \(unusable.reason)" + (hint.map { "; \($0)" } ?? ""))
             case .failure(let unusable):
+                let remedy = unusable.hint(for: kind, isRoot: isRoot).map { "\($0), or use" } ?? "use"
                 throw SupervisorError(.freezerUnavailable,
-                                      "--freezer \(kind.rawValue) can't be used here: \(unusable.reason); \(delegationAdvice), "
-                                      + "or use --freezer auto")
+                                      "--freezer \(kind.rawValue) can't be used here: \(unusable.reason); \(remedy) --freezer auto")
             }
         }
         preconditionFailure("sigstop is always usable")
     }
-
-    /// How a user gets a cgroup freezer without root.
-    private static let delegationAdvice = "run as root or in a delegated cgroup (systemd-run --user --scope -p "
-        + "Delegate=yes, or a cgroup v2 directory chowned to this user, given as --cgroup-root)"
 
     /// Whether `kind` works here, found by making it and removing what that made: where, or
     /// why not, for `supervise doctor`.
