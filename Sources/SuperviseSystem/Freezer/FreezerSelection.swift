@@ -18,7 +18,7 @@ public enum FreezerSelection {
                                   + "finds and checks the children; mount /proc (mount -t proc proc /proc)", errno: error.rawValue)
         }
         let swept = StaleCgroupSweeper.sweep(cgroupRoot: cgroupRoot)
-        let (freezer, notes) = try select(choice, adoption: adoption, locate: { CgroupSystem.locate($0, root: cgroupRoot) })
+        let (freezer, notes) = try select(choice, adoption: adoption, locate: { CgroupSystem.place($0, root: cgroupRoot) })
         return (freezer, swept + notes)
     }
 
@@ -40,8 +40,9 @@ public enum FreezerSelection {
                 notes.append(usableNote(freezer))
                 return (freezer, notes)
             case .failure(let unusable) where choice == .auto:
-                // auto goes on to a freezer that works: only a permission the user can get is worth a hint.
-                let hint = unusable.cause == .notPermitted ? unusable.hint(for: kind, isRoot: isRoot) : nil
+                // auto goes on to a freezer that works: only what the user can grant is worth a hint.
+                let grantable = unusable.cause == .notPermitted || unusable.cause == .notDelegated
+                let hint = grantable ? unusable.hint(for: kind, isRoot: isRoot) : nil
                 notes.append("\(kind.rawValue) passed over: \(unusable.reason)" + (hint.map { "; \($0)" } ?? ""))
             case .failure(let unusable):
                 let remedy = unusable.hint(for: kind, isRoot: isRoot).map { "\($0), or use" } ?? "use"
@@ -55,7 +56,7 @@ public enum FreezerSelection {
     /// Whether `kind` works here, found by making it and removing what that made: where, or
     /// why not, for `supervise doctor`.
     public static func diagnose(_ kind: FreezerKind) -> (usable: Bool, text: String) {
-        switch make(kind, adoption: nil, locate: CgroupSystem.locate) {
+        switch make(kind, adoption: nil, locate: { CgroupSystem.place($0, root: nil) }) {
         case .success(let freezer):
             defer { freezer.removeAll() }
             switch freezer {

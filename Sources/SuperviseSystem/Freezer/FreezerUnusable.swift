@@ -11,6 +11,8 @@ struct FreezerUnusable: Error, Equatable {
         /// The supervisor's own cgroup lies outside what the mount shows (the host's tree seen
         /// from a private cgroup namespace).
         case notVisible
+        /// The cgroup is a systemd service's that the unit did not delegate (``SystemdDelegation``).
+        case notDelegated
         /// Anything else: no such hierarchy, no freeze file, a path that is not a cgroup, no `/proc`.
         case other
     }
@@ -50,6 +52,8 @@ extension FreezerUnusable {
             "it is mounted read-only, as in an unprivileged container: mount it read-write (a privileged container)"
         case .notVisible:
             "mount the cgroup tree inside this cgroup namespace, as container runtimes do"
+        case .notDelegated:
+            "add Delegate=yes to the unit's [Service] section"
         case .other:
             nil
         }

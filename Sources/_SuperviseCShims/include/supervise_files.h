@@ -5,6 +5,8 @@
 // GNU extensions).
 #include <unistd.h>
 #include <sys/syscall.h>
+// lgetxattr, for the marks systemd sets on a unit's cgroup.
+#include <sys/xattr.h>
 
 /// `open` a directory only as a place to act from, never to read (O_PATH).
 static const int _SUPERVISE_O_PATH = 010000000;
