@@ -79,19 +79,24 @@ import Testing
         #expect(try machine.property("ActiveState") == "failed")
     }
 
+    /// Frozen through the worker's 5 s window and thawed after it: supervise sees its timer fire
+    /// late, says so, and moves the window rather than judge the worker by the freeze
+    /// (docs/deploy.md, "A paused container or a frozen unit").
     @Test(.skip("systemd as pid 1", because: skipReason, in: suite))
     func freezeAndThawOfTheUnitFreezeSuperviseWithItsWorker() throws {
         let machine = try SystemdMachine(worker: Self.sleeper)
         defer { machine.shutDown() }
         try #require(try machine.systemctl("start").status == 0)
+        #expect(try machine.systemctl("kill", "-s", "USR1", "--kill-whom=main").status == 0)
         #expect(try machine.systemctl("freeze").status == 0)
         #expect(try machine.property("FreezerState") == "frozen")
         let events = try String(contentsOfFile: hostUnitCgroup(machine) + "/cgroup.events", encoding: .utf8)
         #expect(events.contains("frozen 1"), "\(events)")
+        Thread.sleep(forTimeInterval: 6)
         #expect(try machine.systemctl("thaw").status == 0)
         #expect(try machine.property("FreezerState") == "running")
-        #expect(try machine.systemctl("kill", "-s", "USR1", "--kill-whom=main").status == 0)
         #expect(machine.waitFor("StatusText", "worker: suspended"), "supervise works on after the thaw: \(machine.journal())")
+        #expect(machine.journal().contains("the supervisor was not running for up to"), "\(machine.journal())")
     }
 
     @Test(.skip("systemd as pid 1", because: skipReason, in: suite))
