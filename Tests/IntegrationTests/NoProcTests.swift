@@ -41,4 +41,12 @@ import Testing
                                     + "every freezer finds and checks the children; mount /proc (mount -t proc proc /proc)"), "\(run.output)")
         #expect(!FileManager.default.fileExists(atPath: launched), "nothing is launched")
     }
+
+    @Test(.skip("unmounting /proc", because: unavailableReason, in: "NoProcTests"))
+    func doctorSaysNoFreezerWorksWithoutProc() throws {
+        let doctor = try withoutProc(["doctor"])
+        #expect(doctor.status == 0, "\(doctor.output)")
+        #expect(doctor.output.contains("freezer sigstop: not usable: /proc can't be read"), "\(doctor.output)")
+        #expect(doctor.output.contains("freezer auto: none: a run is refused"), "\(doctor.output)")
+    }
 }

@@ -11,12 +11,7 @@ public enum FreezerSelection {
     /// passed over. An explicit choice that can't work here throws `.freezerUnavailable` with the reason.
     public static func make(_ choice: FreezerChoice, adoption: OrphanAdoption? = nil, cgroupRoot: String? = nil)
         throws(SupervisorError) -> (freezer: any Freezer, notes: [String]) {
-        // Every freezer finds or verifies the children through /proc (sigstop their trees and
-        // states, the cgroup freezers this process's cgroup): without it a freeze can't be checked.
-        if case .failure(let error) = FileIO.readFile("/proc/self/stat") {
-            throw SupervisorError(.system, "/proc can't be read (/proc/self/stat: \(error.sentenceText)): it is how every freezer "
-                                  + "finds and checks the children; mount /proc (mount -t proc proc /proc)", errno: error.rawValue)
-        }
+        if let missing = procMissing() { throw missing }
         let swept = StaleCgroupSweeper.sweep(cgroupRoot: cgroupRoot)
         let (freezer, notes) = try select(choice, adoption: adoption, locate: { CgroupSystem.place($0, root: cgroupRoot) })
         return (freezer, swept + notes)
@@ -56,6 +51,7 @@ public enum FreezerSelection {
     /// Whether `kind` works here, found by making it and removing what that made: where, or
     /// why not, for `supervise doctor`.
     public static func diagnose(_ kind: FreezerKind) -> (usable: Bool, text: String) {
+        if let missing = procMissing() { return (false, "\(kind.rawValue): not usable: \(missing.message)") }
         switch make(kind, adoption: nil, locate: { CgroupSystem.place($0, root: nil) }) {
         case .success(let freezer):
             defer { freezer.removeAll() }
@@ -67,6 +63,15 @@ public enum FreezerSelection {
         case .failure(let unusable):
             return (false, "\(kind.rawValue): not usable: \(unusable.reason)")
         }
+    }
+
+    /// Why no freezer can work, when `/proc` can't be read: every one finds or checks the children
+    /// there (sigstop their trees and states, the cgroup freezers this process's cgroup), so a
+    /// freeze could not be verified. Nil when it can.
+    private static func procMissing() -> SupervisorError? {
+        guard case .failure(let error) = FileIO.readFile("/proc/self/stat") else { return nil }
+        return SupervisorError(.system, "/proc can't be read (/proc/self/stat: \(error.sentenceText)): it is how every freezer "
+                               + "finds and checks the children; mount /proc (mount -t proc proc /proc)", errno: error.rawValue)
     }
 
     private static func make(_ kind: FreezerKind, adoption: OrphanAdoption?,
