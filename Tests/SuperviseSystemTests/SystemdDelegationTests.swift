@@ -7,33 +7,35 @@ struct SystemdDelegationTests {
     static let directory = "/sys/fs/cgroup/system.slice/worker.service"
     static let id = "9148fd13ee3a4bba840c9371110bdab4"
 
-    func refusal(_ invocationID: String?, _ marks: SystemdDelegation.Marks) -> FreezerUnusable? {
-        SystemdDelegation.refusal(directory: Self.directory, invocationID: invocationID, marks: marks)
+    func refusal(_ marks: SystemdDelegation.Marks, in directory: String = Self.directory) -> FreezerUnusable? {
+        SystemdDelegation.refusal(directory: directory, marks: marks)
     }
 
     @Test func theServicesOwnCgroupWithoutDelegateIsRefused() throws {
-        let refused = try #require(refusal(Self.id, .init(invocationID: Self.id, delegate: nil)))
+        let refused = try #require(refusal(.init(invocationID: Self.id, delegate: nil)))
         #expect(refused.cause == .notDelegated)
         #expect(refused.reason == "cgroup v2 at \(Self.directory) is a systemd service's cgroup that was not delegated to it "
                 + "(no Delegate=yes): systemd owns it, and may move or kill what is made in it")
-        #expect(refusal(Self.id, .init(invocationID: Self.id, delegate: "0")) != nil)
+        #expect(refusal(.init(invocationID: Self.id, delegate: "0")) != nil)
     }
 
     @Test func aDelegatedServiceKeepsItsCgroup() {
-        #expect(refusal(Self.id, .init(invocationID: Self.id, delegate: "1")) == nil)
+        #expect(refusal(.init(invocationID: Self.id, delegate: "1")) == nil)
     }
 
-    /// A scope or login session (no `$INVOCATION_ID`), a process in another cgroup than the one
-    /// its service started it in, and a cgroup systemd did not mark keep today's rules.
+    /// A scope or login session (`systemd-run --scope`, ssh), a cgroup below a delegated service's,
+    /// and a cgroup systemd did not mark keep today's rules.
     @Test func elsewhereTheRuleDoesNotApply() {
-        #expect(refusal(nil, .init(invocationID: Self.id, delegate: nil)) == nil)
-        #expect(refusal("", .init(invocationID: nil, delegate: nil)) == nil)
-        #expect(refusal(Self.id, .init(invocationID: "0f3c", delegate: nil)) == nil)
-        #expect(refusal(Self.id, .init(invocationID: nil, delegate: nil)) == nil)
+        let marked = SystemdDelegation.Marks(invocationID: Self.id, delegate: nil)
+        #expect(refusal(marked, in: "/sys/fs/cgroup/user.slice/user-0.slice/session-3.scope") == nil)
+        #expect(refusal(marked, in: "/sys/fs/cgroup/system.slice/run-r1d2.scope") == nil)
+        #expect(refusal(.init(invocationID: nil, delegate: nil), in: Self.directory + "/supervise") == nil)
+        #expect(refusal(.init(invocationID: nil, delegate: nil)) == nil)
+        #expect(refusal(.init(invocationID: "", delegate: nil)) == nil)
     }
 
     @Test func autoPassesCgroup2OverWithTheHintAndAnExplicitChoiceIsRefused() throws {
-        let refused = try #require(refusal(Self.id, .init(invocationID: Self.id, delegate: nil)))
+        let refused = try #require(refusal(.init(invocationID: Self.id, delegate: nil)))
         let locate: (CgroupVersion) -> Result<CgroupLocation, FreezerUnusable> = { version in
             version == .v2 ? .failure(refused) : .failure(FreezerUnusable("no cgroup v1 freezer hierarchy is mounted"))
         }

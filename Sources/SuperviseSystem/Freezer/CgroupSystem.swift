@@ -1,5 +1,3 @@
-import Glibc
-
 /// This process's cgroups, read from `/proc/self`.
 enum CgroupSystem {
     /// Where the freezer of `version` makes this supervisor's cgroup: `root` (`--cgroup-root`)
@@ -10,8 +8,7 @@ enum CgroupSystem {
             guard version == .v2, root == nil else { return .success(location) }
             let marks = SystemdDelegation.Marks(invocationID: systemdMark("invocation_id", of: location.directory),
                                                 delegate: systemdMark("delegate", of: location.directory))
-            let invocationID = getenv("INVOCATION_ID").map { String(cString: $0) }
-            return SystemdDelegation.refusal(directory: location.directory, invocationID: invocationID, marks: marks)
+            return SystemdDelegation.refusal(directory: location.directory, marks: marks)
                 .map { .failure($0) } ?? .success(location)
         }
     }
