@@ -24,7 +24,7 @@ struct DoctorCommand: ParsableCommand {
             if usable, first == nil { first = kind.rawValue }
             lines.append("freezer \(text)")
         }
-        lines.append("freezer auto: \(first ?? "sigstop")")
+        lines.append("freezer auto: \(first ?? "none: a run is refused")")
         print(lines.joined(separator: "\n"))
     }
 

@@ -28,9 +28,9 @@ let subcommands: [String: any ParsableCommand.Type] = [
 ]
 
 /// `supervise help [SUBCOMMAND]`, which shell completion offers (ArgumentParser's), is that command's `--help`.
-let arguments = CommandLine.arguments.dropFirst().first == "help"
-    ? Array(CommandLine.arguments.dropFirst(2).prefix(1)) + ["--help"]
-    : Array(CommandLine.arguments.dropFirst())
+let arguments = CurrentProcess.arguments.dropFirst().first == "help"
+    ? Array(CurrentProcess.arguments.dropFirst(2).prefix(1)) + ["--help"]
+    : Array(CurrentProcess.arguments.dropFirst())
 let subcommand = arguments.first.flatMap { name in subcommands[name].map { (name, $0) } }
 let commandType: any ParsableCommand.Type = subcommand?.1
     ?? (SuperviseCatalog.isAskedFor(by: arguments.first) ? SuperviseCatalog.self : SuperviseCommand.self)

@@ -67,7 +67,7 @@ import Testing
         let result = CgroupPaths.locate(.v1Freezer, mountInfo: Self.v1OnlyMountInfo,
                                         processCgroups: "5:freezer:/elsewhere\n")
         #expect(result == .failure(FreezerUnusable(
-            "this process's cgroup v1 freezer cgroup /elsewhere is not visible under /sys/fs/cgroup/freezer")))
+            "this process's cgroup v1 freezer cgroup /elsewhere is not visible under /sys/fs/cgroup/freezer", cause: .notVisible)))
     }
 
     @Test func aMissingUnifiedLineIsReported() {

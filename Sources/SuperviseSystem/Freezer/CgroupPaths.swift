@@ -99,7 +99,7 @@ enum CgroupPaths {
             }
         }
         return .failure(FreezerUnusable(
-            "this process's \(version.displayName) cgroup \(own) is not visible under \(mounts[0].mountPoint)"))
+            "this process's \(version.displayName) cgroup \(own) is not visible under \(mounts[0].mountPoint)", cause: .notVisible))
     }
 
     /// `directory` (`--cgroup-root`) as the place for this supervisor's cgroup in `version`'s
@@ -161,10 +161,4 @@ enum CgroupPaths {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
-}
-
-/// Why a freezer backend can't be used here, as a phrase for the user.
-struct FreezerUnusable: Error, Equatable {
-    var reason: String
-    init(_ reason: String) { self.reason = reason }
 }

@@ -1,6 +1,7 @@
 import SuperviseSystemCall
 import Glibc
 import SystemPackage
+import _SuperviseCShims
 
 /// The few file-system calls the freezers make by path, retried on EINTR and returning `Errno`;
 /// what they do on a descriptor is `Descriptor`'s.
@@ -57,5 +58,16 @@ enum FileIO {
                 if name != ".", name != ".." { names.append(name) }
             }
         }
+    }
+
+    /// The extended attribute `name` of `path` as text (`getxattr`, without following a last
+    /// symbolic link), or nil when it has none or it can't be read.
+    static func extendedAttribute(_ name: String, of path: String) -> String? {
+        var value = [UInt8](repeating: 0, count: 256)
+        let result = value.withUnsafeMutableBytes { buffer in
+            valueOrErrno { lgetxattr(path, name, buffer.baseAddress, buffer.count) }
+        }
+        guard case .success(let count) = result else { return nil }
+        return String(decoding: value[0..<count], as: UTF8.self)
     }
 }

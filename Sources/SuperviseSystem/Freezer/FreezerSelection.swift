@@ -11,13 +11,16 @@ public enum FreezerSelection {
     /// passed over. An explicit choice that can't work here throws `.freezerUnavailable` with the reason.
     public static func make(_ choice: FreezerChoice, adoption: OrphanAdoption? = nil, cgroupRoot: String? = nil)
         throws(SupervisorError) -> (freezer: any Freezer, notes: [String]) {
+        if let missing = procMissing() { throw missing }
         let swept = StaleCgroupSweeper.sweep(cgroupRoot: cgroupRoot)
-        let (freezer, notes) = try select(choice, adoption: adoption, locate: { CgroupSystem.locate($0, root: cgroupRoot) })
+        let (freezer, notes) = try select(choice, adoption: adoption, locate: { CgroupSystem.place($0, root: cgroupRoot) })
         return (freezer, swept + notes)
     }
 
     /// Picks the backend for `choice`, finding the hierarchies with `locate`.
-    static func select(_ choice: FreezerChoice, adoption: OrphanAdoption? = nil, locate: (CgroupVersion) -> Result<CgroupLocation, FreezerUnusable>)
+    /// `isRoot`: whether the supervisor runs as root, for the hint of what to do about a freezer refused.
+    static func select(_ choice: FreezerChoice, adoption: OrphanAdoption? = nil, isRoot: Bool = getuid() == 0,
+                       locate: (CgroupVersion) -> Result<CgroupLocation, FreezerUnusable>)
         throws(SupervisorError) -> (freezer: any Freezer, notes: [String]) {
         var notes: [String] = []
         let candidates: [FreezerKind] = switch choice {
@@ -32,25 +35,24 @@ public enum FreezerSelection {
                 notes.append(usableNote(freezer))
                 return (freezer, notes)
             case .failure(let unusable) where choice == .auto:
-                notes.append("\(kind.rawValue) passed over: \(unusable.reason)"
-                             + (kind == .cgroup2 && getuid() != 0 ? "; \(delegationAdvice)" : ""))
+                // auto goes on to a freezer that works: only what the user can grant is worth a hint.
+                let grantable = unusable.cause == .notPermitted || unusable.cause == .notDelegated
+                let hint = grantable ? unusable.hint(for: kind, isRoot: isRoot) : nil
+                notes.append("\(kind.rawValue) passed over: \(unusable.reason)" + (hint.map { "; \($0)" } ?? ""))
             case .failure(let unusable):
+                let remedy = unusable.hint(for: kind, isRoot: isRoot).map { "\($0), or use" } ?? "use"
                 throw SupervisorError(.freezerUnavailable,
-                                      "--freezer \(kind.rawValue) can't be used here: \(unusable.reason); \(delegationAdvice), "
-                                      + "or use --freezer auto")
+                                      "--freezer \(kind.rawValue) can't be used here: \(unusable.reason); \(remedy) --freezer auto")
             }
         }
         preconditionFailure("sigstop is always usable")
     }
 
-    /// How a user gets a cgroup freezer without root.
-    private static let delegationAdvice = "run as root or in a delegated cgroup (systemd-run --user --scope -p "
-        + "Delegate=yes, or a cgroup v2 directory chowned to this user, given as --cgroup-root)"
-
     /// Whether `kind` works here, found by making it and removing what that made: where, or
     /// why not, for `supervise doctor`.
     public static func diagnose(_ kind: FreezerKind) -> (usable: Bool, text: String) {
-        switch make(kind, adoption: nil, locate: CgroupSystem.locate) {
+        if let missing = procMissing() { return (false, "\(kind.rawValue): not usable: \(missing.message)") }
+        switch make(kind, adoption: nil, locate: { CgroupSystem.place($0, root: nil) }) {
         case .success(let freezer):
             defer { freezer.removeAll() }
             switch freezer {
@@ -61,6 +63,15 @@ public enum FreezerSelection {
         case .failure(let unusable):
             return (false, "\(kind.rawValue): not usable: \(unusable.reason)")
         }
+    }
+
+    /// Why no freezer can work, when `/proc` can't be read: every one finds or checks the children
+    /// there (sigstop their trees and states, the cgroup freezers this process's cgroup), so a
+    /// freeze could not be verified. Nil when it can.
+    private static func procMissing() -> SupervisorError? {
+        guard case .failure(let error) = FileIO.readFile("/proc/self/stat") else { return nil }
+        return SupervisorError(.system, "/proc can't be read (/proc/self/stat: \(error.sentenceText)): it is how every freezer "
+                               + "finds and checks the children; mount /proc (mount -t proc proc /proc)", errno: error.rawValue)
     }
 
     private static func make(_ kind: FreezerKind, adoption: OrphanAdoption?,

@@ -21,7 +21,7 @@ final class SupervisorCgroup {
                            system: any FreezerSystem) throws(FreezerUnusable) -> SupervisorCgroup {
         if case .failure(let error) = system.access(location.directory + "/cgroup.procs", W_OK) {
             throw FreezerUnusable("\(version.displayName) at \(location.directory) is not writable: "
-                                  + "\(error.sentenceText) (cgroup.procs can't be written)")
+                                  + "\(error.sentenceText) (cgroup.procs can't be written)", cause: FreezerUnusable.writeCause(error))
         }
         let cgroup = try SupervisorCgroup(in: location, version: version, system: system)
         guard case .success = system.access(cgroup.directory + "/" + version.freezeFile, F_OK) else {
@@ -49,7 +49,8 @@ final class SupervisorCgroup {
             case .failure(.fileExists):
                 continue
             case .failure(let error) where [.permissionDenied, .notPermitted, .readOnlyFileSystem].contains(error):
-                throw FreezerUnusable("\(version.displayName) at \(location.directory) is not writable: \(error.sentenceText)")
+                throw FreezerUnusable("\(version.displayName) at \(location.directory) is not writable: \(error.sentenceText)",
+                                      cause: FreezerUnusable.writeCause(error))
             case .failure(let error):
                 throw FreezerUnusable("could not create \(directory): \(error.sentenceText)")
             }

@@ -8,6 +8,15 @@ public enum CurrentProcess {
     /// The supervisor's pid.
     public static var id: Int32 { getpid() }
 
+    /// The arguments the supervisor was started with, the first its own name: `main`'s `argv`,
+    /// saved before `main` runs. Swift's `CommandLine.arguments` finds them through
+    /// `/proc/self/maps` and is empty where `/proc` is not mounted (a bare chroot).
+    public static let arguments: [String] = {
+        var count: Int32 = 0
+        guard let vector = _supervise_arguments(&count) else { return [] }
+        return (0..<Int(count)).map { vector[$0].map { String(cString: $0) } ?? "" }
+    }()
+
     /// The environment the supervisor was started with, as `KEY=VALUE` entries in their order.
     public static var environment: [String] {
         var entries: [String] = []

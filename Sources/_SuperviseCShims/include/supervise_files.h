@@ -5,6 +5,8 @@
 // are GNU extensions).
 #include <unistd.h>
 #include <sys/syscall.h>
+// lgetxattr, for the marks systemd sets on a unit's cgroup.
+#include <sys/xattr.h>
 #include <spawn.h>
 
 /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34), a GNU extension Swift can't see:

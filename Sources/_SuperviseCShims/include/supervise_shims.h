@@ -115,4 +115,8 @@ int _supervise_signal_is_ignored(int signal);
 /// The abbreviated name of a signal without "SIG" ("KILL"), or NULL when it has none.
 const char * _Nullable _supervise_signal_abbreviation(int signal);
 
+/// The process's arguments as `main` got them (`argv`, `*count` of them), saved before `main`
+/// runs: readable without `/proc`. NULL with 0 in a process whose constructors were not given them.
+char * _Nullable const * _Nullable _supervise_arguments(int * _Nonnull count);
+
 #endif

@@ -36,4 +36,17 @@ enum DebianRoot {
         let result = try runToEnd(["/usr/bin/tar", "--numeric-owner", "--xattrs", "-C", directory, "-xf", tarball])
         guard result.status == 0 else { throw SetupFailure("unpacking \(tarball) exited \(result.status): \(result.output)") }
     }
+
+    /// The root `name` unpacked once into the cache (`NAME.root`), for engines that only read it
+    /// (`systemd-nspawn --volatile=overlay`): unpacking takes many seconds, so later calls return
+    /// the directory at once. Callers must not write into it.
+    static func unpacked(_ name: String, packages: [String] = []) throws -> String {
+        let directory = cache + "/" + name + ".root"
+        let result = try runToEnd(["/usr/bin/flock", cache + "/" + name + ".lock", "/bin/sh", "-c",
+                                   "test -e \"$1/.unpacked\" || { rm -rf \"$1\" && mkdir \"$1\" && "
+                                   + "tar --numeric-owner --xattrs -C \"$1\" -xf \"$2\" && touch \"$1/.unpacked\"; }",
+                                   "unpack", directory, try tarball(name, packages: packages)])
+        guard result.status == 0 else { throw SetupFailure("unpacking \(name) into \(directory) exited \(result.status): \(result.output)") }
+        return directory
+    }
 }
