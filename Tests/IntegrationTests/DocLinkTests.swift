@@ -5,7 +5,7 @@ import SuperviseTestSupport
 /// Every relative link of README.md, docs/*.md and the examples' READMEs leads somewhere: the file
 /// exists, and a `#fragment` names a heading (as GitHub makes its anchor) or an `<a id>` of the
 /// page it points at.
-@Suite(.timeLimit(.minutes(5))) struct DocLinkTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct DocLinkTests {
     static let repository = DocCommandTests.repository
 
     /// The pages read: the docs DocCommandTests reads, and every README.md under examples/.

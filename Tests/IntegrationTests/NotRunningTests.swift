@@ -5,7 +5,7 @@ import SuperviseTestSupport
 /// The not-running state with real processes, on every freezer here: children parked under a
 /// memory budget are reclaimed least recently used first, `status` and the report agree, and an
 /// event launches a reclaimed or exited child into the background, where it reads the event.
-@Suite(.timeLimit(.minutes(5))) struct NotRunningTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct NotRunningTests {
     /// Removed with the suite instance, after each test.
     let temporary = TemporaryDirectory()
     static let mebibytes = 16
