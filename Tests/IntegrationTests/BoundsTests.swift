@@ -3,8 +3,9 @@ import Testing
 import SuperviseTestSupport
 
 /// Hostile or endless input can't grow the supervisor without bound, and never stops it
-/// from answering, timing or terminating.
-@Suite(.timeLimit(.minutes(8))) struct BoundsTests {
+/// from answering, timing or terminating. Serialized: a flood keeps a core busy, and another
+/// flood beside it (the blocking threads run several tests at once) starved the timers it checks.
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(8))) struct BoundsTests {
     /// Writes a million `begin`s with 64-character IDs (refused past the 256th: `expire` each)
     /// without ever reading fd 3; before each batch of 1024 the count so far goes to the file argv[1].
     static let flood = """

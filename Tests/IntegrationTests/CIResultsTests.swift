@@ -4,7 +4,7 @@ import Testing
 import SuperviseTestSupport
 
 /// `--junit FILE` and the GitHub annotations, through the real binary.
-@Suite(.timeLimit(.minutes(5))) struct CIResultsTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct CIResultsTests {
     /// Removed with the suite instance, after each test.
     let temporary = TemporaryDirectory()
     var junitPath: String { temporary.file("junit.xml") }

@@ -5,7 +5,7 @@ import SuperviseTestSupport
 /// The results on a CI runner, as a team reads them (issue 28): the documented `sudo supervise …`
 /// route, annotations asked for by option, the JUnit suite's name and every case's output, read
 /// by a real JUnit consumer (junitparser, from PyPI).
-@Suite(.serialized, .timeLimit(.minutes(5))) struct CIRunnerTests {
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(5))) struct CIRunnerTests {
     let temporary = TemporaryDirectory()
     var junitPath: String { temporary.file("junit.xml") }
 

@@ -4,7 +4,7 @@ import SuperviseTestSupport
 
 /// A program that handles the stop signal and exits with 128 + its number stopped cleanly, as one
 /// that exits 0 or dies of the signal did: the JVM after its shutdown hooks, a shell's trap.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct CleanStopTests {
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(5))) struct CleanStopTests {
     /// Removed with the suite instance, after each test.
     let temporary = TemporaryDirectory()
     var directory: URL { temporary.url }

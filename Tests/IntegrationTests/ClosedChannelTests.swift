@@ -5,7 +5,7 @@ import Testing
 /// A child that closes its protocol channels or its output: epoll reports the closed end whatever
 /// the mask, and an idle supervisor must still make no system calls (no spinning), on every freezer,
 /// in the foreground and while the child is suspended.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct ClosedChannelTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct ClosedChannelTests {
     let temporary = TemporaryDirectory()
 
     /// The supervisor's CPU time (user + system, clock ticks) spent over `seconds` of idling.
@@ -23,12 +23,22 @@ import Testing
         return ticks().map { $0 - before }
     }
 
+    /// Whether the supervisor's closer child has closed the descriptors `closed` (the supervisor
+    /// sees the hangup at once).
+    static func closerHasClosed(_ closed: [String], under supervisor: Int32) -> Bool {
+        ProcessInspector.descendants(of: supervisor).contains { process in
+            ProcessInspector.commandLine(process.pid).contains("channel-closer.py")
+                && closed.allSatisfy { !FileManager.default.fileExists(atPath: "/proc/\(process.pid)/fd/\($0)") }
+        }
+    }
+
     @Test(arguments: Backend.usable(in: "ClosedChannelTests"), [["3"], ["4"], ["1", "2"], ["3", "4"]])
     func aChildClosingItsChannelsLeavesTheSupervisorIdle(backend: Backend, closed: [String]) throws {
         let config = temporary.file("closer.toml")
         // Two children, so their output goes through the supervisor's pipes (name prefixes).
         try """
             window = "0"
+            grace = "0.5"
             [child.closer]
             command = ["\(Supervise.worker("channel-closer.py"))", \(closed.map { "\"\($0)\"" }.joined(separator: ", "))]
             [child.other]
@@ -36,12 +46,12 @@ import Testing
             """.write(toFile: config, atomically: true, encoding: .utf8)
         let live = try LiveSupervise(["--freezer", backend.rawValue, "--config", config])
         defer { live.stop() }
-        Thread.sleep(forTimeInterval: 1)
+        #expect(eventually(interval: 0.05) { Self.closerHasClosed(closed, under: live.pid) }, "\(backend) closed \(closed): \(live.log)")
         // A spinning loop burns a whole core: ~200 ticks in 2 s. Idle is 0; 20 is generous.
         let foreground = try #require(Self.cpuTicks(of: live.pid, over: 2))
         #expect(foreground < 20, "\(backend) closed \(closed): \(foreground) ticks in 2 s in the foreground")
-        live.send(["background closer", "wait suspended closer timeout=10s"])
-        Thread.sleep(forTimeInterval: 1)
+        live.send(["background closer", "wait suspended closer timeout=10s", "status"])
+        #expect(live.nextStatus(timeout: 20)?.state == "suspended", "the closer's line comes first: \(live.log)")
         let suspended = try #require(Self.cpuTicks(of: live.pid, over: 2))
         #expect(suspended < 20, "\(backend) closed \(closed): \(suspended) ticks in 2 s while suspended")
         live.send("terminate all")

@@ -4,7 +4,7 @@ import Testing
 
 /// The control socket when the supervisor is out of file descriptors: a connection it can't keep
 /// is answered and closed, and the socket serves again as soon as descriptors are freed.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct ControlSocketLimitTests {
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(5))) struct ControlSocketLimitTests {
     let temporary = TemporaryDirectory()
 
     /// A connection to `path` that sends nothing; -1 when none could be made.
@@ -57,7 +57,7 @@ import Testing
 }
 
 /// `supervise ctl` against a supervisor that does not answer: it gives up after `--timeout`.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct CtlTimeoutTests {
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(5))) struct CtlTimeoutTests {
     let temporary = TemporaryDirectory()
 
     @Test func ctlGivesUpOnAStoppedSupervisor() throws {

@@ -5,7 +5,7 @@ import Testing
 /// `supervise --socket` driven by `supervise ctl` alone: every command with its answer and exit
 /// status, every error, the socket file's mode, owner and life, many clients at once, clients
 /// that go away, and a supervisor that goes away under a waiting client.
-@Suite(.timeLimit(.minutes(5))) struct ControlSocketTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct ControlSocketTests {
     /// Removed with the suite instance, after each test.
     let temporary = TemporaryDirectory()
     var socket: String { temporary.file("s") }

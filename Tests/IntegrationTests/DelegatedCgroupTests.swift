@@ -5,7 +5,7 @@ import SuperviseTestSupport
 /// `--cgroup-root` and supervising without root: a supervisor run as the unprivileged test user
 /// inside a cgroup v2 subtree chowned to it gets the cgroup2 freezer there; without one, the
 /// fallback says which step was denied and how to delegate.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct DelegatedCgroupTests {
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(5))) struct DelegatedCgroupTests {
     static let suite = "DelegatedCgroupTests"
 
     /// Why a cgroup v2 subtree can't be made and delegated here, or nil.

@@ -18,7 +18,7 @@ import SuperviseTestSupport
 /// `plans` holds, by exact doc text, the substitutions made to a command before it runs and the commands not
 /// run here, with the reason (printed through `SkipReason`). A doc command that is not in `plans` runs as the
 /// doc writes it; a plan whose text no doc shows any more fails, so the table can't go stale.
-@Suite(.timeLimit(.minutes(5))) struct DocCommandTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct DocCommandTests {
     static let suite = "DocCommandTests"
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

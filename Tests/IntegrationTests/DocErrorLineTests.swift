@@ -4,7 +4,7 @@ import SuperviseTestSupport
 
 /// The stdin error lines docs/cli.md shows are the lines the binary prints, to the byte: each
 /// example is replayed on its own line number and looked for in stderr.
-@Suite(.timeLimit(.minutes(5))) struct DocErrorLineTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct DocErrorLineTests {
     static let cliDoc = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("docs/cli.md")
 

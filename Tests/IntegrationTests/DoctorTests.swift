@@ -4,7 +4,7 @@ import SuperviseTestSupport
 
 /// `supervise doctor` says what this supervisor can do, as the kernel tells it, and leaves no
 /// cgroup behind; run as root and, through `--user`, as an unprivileged user.
-@Suite(.timeLimit(.minutes(5))) struct DoctorTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct DoctorTests {
     /// The doctor's `KEY: VALUE` lines.
     private func lines(_ output: String) -> [String: String] {
         Dictionary(output.split(separator: "\n").compactMap { line -> (String, String)? in

@@ -8,7 +8,7 @@ import SuperviseTestSupport
 ///
 /// A documented command that runs until told otherwise (a worker in the foreground) gets the lifecycle a
 /// user would type on its standard input: background, wait for the suspension, foreground, terminate.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct DocumentedExampleTests {
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(5))) struct DocumentedExampleTests {
     let workingDirectory = TemporaryDirectory(prefix: "supervise-example-cwd")
     let temporaryDirectory = TemporaryDirectory(prefix: "supervise-example-tmp")
 

@@ -4,7 +4,7 @@ import SuperviseTestSupport
 
 /// The workers in `examples/` run under the real `supervise`, each through a full background →
 /// expiry or suspension → foreground cycle, and do what their comments claim.
-@Suite(.serialized, .timeLimit(.minutes(6))) struct ExampleTests {
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(6))) struct ExampleTests {
     /// Removed with the suite instance, after each test.
     let temporary = TemporaryDirectory()
     var directory: URL { temporary.url }

@@ -5,7 +5,7 @@ import SuperviseTestSupport
 /// `--aware`, end to end: a worker that says hello late still takes part in its whole lifecycle,
 /// and one that never says it is killed for a launch violation that fails the run, its JUnit case
 /// and shows in its picture.
-@Suite(.timeLimit(.minutes(5))) struct ExpectedAwarenessTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct ExpectedAwarenessTests {
     /// Removed with the suite instance, after each test.
     let temporary = TemporaryDirectory()
     var log: String { temporary.file("events.log") }

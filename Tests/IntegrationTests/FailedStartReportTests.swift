@@ -4,7 +4,7 @@ import Testing
 
 /// A supervisor that fails before launching anything still writes its report, saying so: the
 /// freezer asked for is hidden by unmounting its hierarchy in a private mount namespace.
-@Suite(.timeLimit(.minutes(5))) struct FailedStartReportTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct FailedStartReportTests {
     let temporary = TemporaryDirectory()
 
     /// Why the cgroup v1 freezer hierarchy can't be hidden here, or `nil`.

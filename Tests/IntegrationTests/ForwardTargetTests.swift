@@ -6,7 +6,7 @@ import SuperviseTestSupport
 /// by default, its process group or the whole tree when asked, both from a remapped signal and
 /// from the `signal` command; and a suspended child gets it, from the same recipients, when
 /// it is next thawed. On each freezer, with a tree of shells that count what they are sent.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct ForwardTargetTests {
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(5))) struct ForwardTargetTests {
     let temporary = TemporaryDirectory()
     var directory: String { temporary.url.path }
 

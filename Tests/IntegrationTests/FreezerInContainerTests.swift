@@ -6,7 +6,7 @@ import SuperviseTestSupport
 /// read-only (an unprivileged container), the host's tree seen from inside, or a writable cgroup v2
 /// tree of its own (privileged, or a runtime that delegates). It takes what works and logs why it
 /// passed over the others (docs/deploy.md, "Freezing inside a container").
-@Suite(.timeLimit(.minutes(5))) struct FreezerInContainerTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct FreezerInContainerTests {
     /// Freeze the child once, look at it, and end.
     static let commands = "background\nwait suspended timeout=10s\nstatus\nterminate\n"
     static let arguments = ["--window", "0.2", "--", "sleep", "30"]

@@ -3,7 +3,7 @@ import Testing
 import SuperviseTestSupport
 
 /// Freezing for real: progress stops, whole trees, fds, and the idle loop.
-@Suite(.timeLimit(.minutes(5))) struct FreezerTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct FreezerTests {
     /// Removed with the suite instance, after each test.
     let temporary = TemporaryDirectory()
     var directory: URL { temporary.url }
@@ -107,7 +107,7 @@ import SuperviseTestSupport
 
 /// One test per freezer backend: skipped, with the reason, where the machine can't run it —
 /// the lifecycle suites above then run without that backend.
-@Suite(.timeLimit(.minutes(5))) struct BackendAvailabilityTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct BackendAvailabilityTests {
     @Test(.skip("cgroup2", because: Backend.cgroup2.unavailableReason, in: "BackendAvailabilityTests"))
     func cgroup2BackendRunsHere() throws { try roundTrip(.cgroup2) }
 

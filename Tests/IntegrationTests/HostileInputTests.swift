@@ -4,7 +4,7 @@ import Testing
 
 /// What a hostile user, socket client or child could do to the supervisor itself: durations at
 /// the longest accepted, and children that close their protocol channels.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct HostileInputTests {
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(5))) struct HostileInputTests {
     let temporary = TemporaryDirectory()
     static let longest = "9223372036"
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `scripts/install.sh` puts a stripped, runnable `supervise` in PREFIX/bin. The release build it
 /// starts with takes minutes, so the tests hand it the binary the suite already built.
-@Suite(.timeLimit(.minutes(5))) struct InstallTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct InstallTests {
     let prefix = TemporaryDirectory(prefix: "supervise-install")
 
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

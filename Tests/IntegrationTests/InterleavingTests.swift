@@ -1,11 +1,12 @@
 import Foundation
+import SuperviseTestSupport
 import Testing
 
 /// Seeded random interleavings of commands, signals, sleeps on the deadlines, child requests and
 /// deaths, with the truth monitor checking after every step that what `supervise` says is what its
 /// processes do, and at the end that nothing is left and the exit status and report are right.
 /// See docs/testing.md for replaying a seed and for the soak mode.
-@Suite(.serialized, .timeLimit(InterleavingPlan.timeLimit)) struct InterleavingTests {
+@Suite(.blockingThreads, .serialized, .timeLimit(InterleavingPlan.timeLimit)) struct InterleavingTests {
     @Test(arguments: Backend.usable(in: "InterleavingTests"))
     func randomInterleavingsTellTheTruth(backend: Backend) throws {
         let plan = InterleavingPlan.current

@@ -5,7 +5,7 @@ import Testing
 /// `scripts/check-layers.sh` passes on the repository, and fails on a copy of `Sources/` given
 /// one import its target may not have, one Package.swift does not declare, or one it uses nothing
 /// of: the check itself can fail.
-@Suite(.timeLimit(.minutes(5))) struct LayerTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct LayerTests {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

@@ -4,7 +4,7 @@ import SuperviseTestSupport
 
 /// The contract's lifecycle, end to end: the real binary, real workers, short timings,
 /// against every freezer backend this machine has.
-@Suite(.timeLimit(.minutes(5))) struct LifecycleTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct LifecycleTests {
     /// Removed with the suite instance, after each test.
     let temporary = TemporaryDirectory()
     var directory: URL { temporary.url }

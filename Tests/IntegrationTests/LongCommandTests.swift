@@ -4,7 +4,7 @@ import SuperviseTestSupport
 
 /// A command that takes long to carry out (many children, each signalled in turn) must not
 /// change what is reported about them.
-@Suite(.timeLimit(.minutes(5))) struct LongCommandTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct LongCommandTests {
     /// With sigstop each child's stop signal costs scans of /proc, so `terminate all` over many
     /// children outlasts a short grace. Each child's grace starts when it is signalled, and the
     /// exits that happened meanwhile are taken before the graces are judged: once, every child

@@ -4,7 +4,7 @@ import Testing
 
 /// Shell completion and the manual page come from the parser, and cover the subcommands main.swift dispatches
 /// itself (docs/cli.md, "Manual page", "Shell completion").
-@Suite(.timeLimit(.minutes(5))) struct ManualTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct ManualTests {
     static let suite = "ManualTests"
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

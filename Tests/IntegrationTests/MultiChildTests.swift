@@ -3,7 +3,7 @@ import Testing
 import SuperviseTestSupport
 
 /// Several named children from a config file.
-@Suite(.timeLimit(.minutes(5))) struct MultiChildTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct MultiChildTests {
     /// Removed with the suite instance, after each test.
     let temporary = TemporaryDirectory()
     var directory: URL { temporary.url }

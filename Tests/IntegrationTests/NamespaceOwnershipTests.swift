@@ -4,7 +4,7 @@ import SuperviseTestSupport
 
 /// Supervisors that share one cgroup tree from different pid namespaces, where pids mean nothing to
 /// each other: while one lives, no other's sweep touches its cgroups; once it is dead, the next run sweeps them.
-@Suite(.timeLimit(.minutes(6))) struct NamespaceOwnershipTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(6))) struct NamespaceOwnershipTests {
     @Test(.skip("cgroup2 in a pid namespace", because: PIDNamespace.unavailableReason(with: .cgroup2), in: "NamespaceOwnershipTests"))
     func cgroup2SupervisorsInOtherPIDNamespacesLeaveEachOtherAlone() throws { try leaveEachOtherAlone(.cgroup2) }
 

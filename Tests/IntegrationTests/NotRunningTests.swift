@@ -5,7 +5,9 @@ import SuperviseTestSupport
 /// The not-running state with real processes, on every freezer here: children parked under a
 /// memory budget are reclaimed least recently used first, `status` and the report agree, and an
 /// event launches a reclaimed or exited child into the background, where it reads the event.
-@Suite(.timeLimit(.minutes(5))) struct NotRunningTests {
+/// Serialized: a case parks 20 Python workers one after another, and three side by side (one
+/// per freezer) on a loaded machine ran past the 20 s waits.
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(5))) struct NotRunningTests {
     /// Removed with the suite instance, after each test.
     let temporary = TemporaryDirectory()
     static let mebibytes = 16

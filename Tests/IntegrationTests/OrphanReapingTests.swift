@@ -6,7 +6,7 @@ import SuperviseTestSupport
 /// trees are empty, and a process that has died has left its tree before it is reaped, so a
 /// zombie would otherwise be left to whoever reaps after the supervisor (pid 1 in a container).
 /// `Workers/subreaper.py` runs `supervise` under a child subreaper and counts what it left.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct OrphanReapingTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct OrphanReapingTests {
     /// Removed with the suite instance, after each test.
     let temporary = TemporaryDirectory()
 

@@ -13,7 +13,7 @@ import SuperviseTestSupport
 /// | the child ignores SIGTERM | SIGKILLed at the end of `--grace`: 137 | waits; the runtime SIGKILLs the namespace at the end of its own grace |
 /// | SIGUSR1, SIGUSR2 | background, foreground | forwarded |
 /// | 123, 124, 125 | supervise's own: a failed step, a violation, a freezer or cgroup failure | — |
-@Suite(.timeLimit(.minutes(5))) struct PIDOneTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct PIDOneTests {
     /// Removed with the suite instance, after each test.
     let temporary = TemporaryDirectory()
 

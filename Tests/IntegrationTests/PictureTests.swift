@@ -4,7 +4,8 @@ import SuperviseTestSupport
 
 /// The HTML picture of a real run, rendered by headless Chromium: the screenshot's pixels show each
 /// child's states in its own lane, in order, its task, and the violation red where the violation is.
-@Suite(.timeLimit(.minutes(5))) struct PictureTests {
+/// Serialized: each test starts a headless Chromium, which takes the cores for seconds.
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(5))) struct PictureTests {
     static let suite = "PictureTests"
     let temporary = TemporaryDirectory(prefix: "supervise-picture")
 

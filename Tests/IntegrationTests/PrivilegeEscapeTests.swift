@@ -7,7 +7,7 @@ import SuperviseTestSupport
 /// the supervisor, SIGCONT, kill or ptrace the sibling, open the sibling's protocol pipes — must fail
 /// with EPERM or EACCES, and the cgroups supervise made must be root's and not writable by others.
 /// The sibling runs as root in the supervisor's session, or as another user in its own.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct PrivilegeEscapeTests {
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(5))) struct PrivilegeEscapeTests {
     static let siblings: [String?] = [nil, TestUser.other]
 
     @Test(.skip("--user", because: TestUser.missingReason, in: "PrivilegeEscapeTests"),

@@ -4,7 +4,7 @@ import SuperviseTestSupport
 
 /// `--user`, `--capabilities` and `--allow-new-privileges`, read back from the kernel: the
 /// child's `/proc/PID/status` and what it is allowed to do (docs/security.md).
-@Suite(.timeLimit(.minutes(5))) struct PrivilegeTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct PrivilegeTests {
     /// `Name:\tvalue` lines of a `/proc/PID/status` the child printed, as a dictionary.
     private func statusFields(_ output: String) -> [String: String] {
         var fields: [String: String] = [:]

@@ -3,7 +3,7 @@ import Testing
 import SuperviseTestSupport
 
 /// Malformed requests are answered with `error` and change nothing.
-@Suite(.timeLimit(.minutes(5))) struct ProtocolErrorTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct ProtocolErrorTests {
     @Test func malformedRequestsAreAnsweredAndTheSupervisorKeepsGoing() throws {
         let temporary = TemporaryDirectory()
         defer { temporary.remove() }
@@ -30,7 +30,7 @@ import SuperviseTestSupport
 }
 
 /// What a child writes can't forge or hide a line of the supervisor's log.
-@Suite(.timeLimit(.minutes(5))) struct LogInjectionTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct LogInjectionTests {
     @Test(arguments: ["text", "json"])
     func controlCharactersInARequestAreEscapedInTheLog(format: String) throws {
         let run = try Supervise.run(["--log-format", format, "--", "sh", "-c",
@@ -44,7 +44,7 @@ import SuperviseTestSupport
 }
 
 /// A refused stdin command is quoted as a bounded excerpt, whatever its length.
-@Suite(.timeLimit(.minutes(5))) struct RefusedCommandTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct RefusedCommandTests {
     @Test func aLongRefusedCommandIsQuotedInShort() throws {
         let name = String(repeating: "x", count: 5_000)
         let run = try Supervise.run(["--", "sleep", "0.3"], stdin: "background \(name)\n")
@@ -55,7 +55,7 @@ import SuperviseTestSupport
 }
 
 /// Misbehaving children don't stall the supervisor.
-@Suite(.timeLimit(.minutes(5))) struct FloodTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct FloodTests {
     @Test func floodingChildDoesNotStallCommandsOrTimers() throws {
         // `yes` writes "begin a\nend a\n" as fast as the pipe takes it.
         let run = try Supervise.run(["--window", "0.3", "--log-level", "warning", "--", "sh", "-c", "yes 'begin a\nend a' >&4"],

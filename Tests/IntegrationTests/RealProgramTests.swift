@@ -9,7 +9,7 @@ import SuperviseTestSupport
 /// PostgreSQL's backends and auxiliary processes each call `setsid`, and nginx with `daemon on`
 /// double-forks into a session of its own: trees that leave the child's process group.
 /// Serialized: each test runs a whole server, and freezes must not race a loaded machine.
-@Suite(.serialized, .timeLimit(.minutes(6))) struct RealProgramTests {
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(6))) struct RealProgramTests {
     static let options = ["--window", "0", "--freeze-timeout", "5", "--grace", "10"]
 
     @Test(.skip("PostgreSQL", because: PostgresCluster.missingReason, in: "RealProgramTests"),

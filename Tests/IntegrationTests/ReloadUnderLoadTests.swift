@@ -6,7 +6,7 @@ import SuperviseTestSupport
 /// `--signal HUP=forward` and `signal NAME HUP` reach the master, which replaces its workers
 /// gracefully, and no request is lost. Sent to every worker as well, SIGHUP killed gunicorn's
 /// workers mid-request (issue 25).
-@Suite(.serialized, .timeLimit(.minutes(5))) struct ReloadUnderLoadTests {
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(5))) struct ReloadUnderLoadTests {
     static let options = ["--window", "0", "--grace", "10", "--signal", "HUP=forward"]
 
     @Test(.skip("gunicorn", because: GunicornServer.missingReason, in: "ReloadUnderLoadTests"),

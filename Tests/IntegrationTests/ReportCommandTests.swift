@@ -3,7 +3,7 @@ import Testing
 import SuperviseTestSupport
 
 /// `supervise report FILE --html OUT`: the subcommand's dispatch, its exit statuses and its one-line errors.
-@Suite(.timeLimit(.minutes(5))) struct ReportCommandTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct ReportCommandTests {
     let temporary = TemporaryDirectory(prefix: "supervise-report")
 
     /// Runs the binary with exactly `arguments` (no `--report` added); its status, stdout and stderr.

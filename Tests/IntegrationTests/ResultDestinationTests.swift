@@ -5,7 +5,7 @@ import SuperviseTestSupport
 /// `--report`, `--junit` and `--html` are checked before anything is launched (exit 2, one line),
 /// and a result file that still can't be written at the end fails the run (125): a CI job never
 /// goes green without the results it asked for.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct ResultDestinationTests {
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(5))) struct ResultDestinationTests {
     let temporary = TemporaryDirectory()
     var directory: String { temporary.path }
     var marker: String { temporary.file("launched") }

@@ -4,7 +4,7 @@ import SuperviseTestSupport
 
 /// Commands read from a pipe or file: one that can't be run as written ends the run (123), one a
 /// child's state refuses is a logged no-op, and `--keep-going` logs either and goes on.
-@Suite(.timeLimit(.minutes(5))) struct ScriptFailFastTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct ScriptFailFastTests {
     /// Removed with the suite instance, after each test.
     let temporary = TemporaryDirectory()
     var directory: URL { temporary.url }
@@ -99,7 +99,7 @@ import SuperviseTestSupport
 }
 
 /// Commands typed at a terminal: a mistake is one error line, and the run goes on.
-@Suite(.timeLimit(.minutes(5))) struct TerminalCommandTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct TerminalCommandTests {
     @Test(.skip("script(1)", because: FileManager.default.isExecutableFile(atPath: "/usr/bin/script") ? nil : "util-linux's script(1) is not installed",
                 in: "TerminalCommandTests"))
     func aMistakeTypedAtATerminalIsOneLineAndEndsNothing() throws {

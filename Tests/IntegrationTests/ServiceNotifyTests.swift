@@ -4,7 +4,7 @@ import SuperviseTestSupport
 
 /// `supervise` under a service manager that waits for `sd_notify` (systemd's `Type=notify`): a real
 /// datagram socket stands in for systemd, which this machine does not run.
-@Suite(.timeLimit(.minutes(5))) struct ServiceNotifyTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct ServiceNotifyTests {
     /// Removed with the suite instance, after each test.
     let temporary = TemporaryDirectory()
 

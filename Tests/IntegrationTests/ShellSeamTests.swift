@@ -4,7 +4,7 @@ import SuperviseTestSupport
 
 /// `supervise` run from a user's shell and scripts: what it leaves of the shell's own
 /// descriptors, and what the command after `--` is.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct ShellSeamTests {
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(5))) struct ShellSeamTests {
     /// Stdin is a pipe shared with the command after supervise: reading it must not leave it
     /// non-blocking (the flag belongs to the open file description, so `cat` got EAGAIN).
     @Test func aPipedStdinIsLeftBlockingForTheNextReader() throws {

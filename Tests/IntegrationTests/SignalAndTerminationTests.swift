@@ -3,7 +3,7 @@ import Testing
 import SuperviseTestSupport
 
 /// Signals to the supervisor, the termination ladder, and exit statuses.
-@Suite(.timeLimit(.minutes(5))) struct SignalAndTerminationTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct SignalAndTerminationTests {
     /// Removed with the suite instance, after each test.
     let temporary = TemporaryDirectory()
     var directory: URL { temporary.url }
@@ -131,7 +131,7 @@ import SuperviseTestSupport
 }
 
 /// The configurable stop signal and task limit.
-@Suite(.timeLimit(.minutes(5))) struct StopSignalAndTaskLimitTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct StopSignalAndTaskLimitTests {
     @Test func unawareChildGetsTheConfiguredStopSignal() throws {
         let script = "trap '' TERM; trap 'exit 0' INT; while :; do sleep 0.05; done"
         let run = try Supervise.run(["--stop-signal", "INT", "--grace", "5", "--", "sh", "-c", script],
@@ -158,7 +158,7 @@ import SuperviseTestSupport
 }
 
 /// `--control none` on a terminal: the child's process group gets the terminal, so reading it works.
-@Suite(.timeLimit(.minutes(5))) struct TerminalTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct TerminalTests {
     @Test(.skip("script(1)", because: FileManager.default.isExecutableFile(atPath: "/usr/bin/script") ? nil : "util-linux's script(1) is not installed",
                 in: "TerminalTests"))
     func childReadsTheTerminalWithControlNone() throws {

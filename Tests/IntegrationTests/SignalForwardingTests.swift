@@ -4,7 +4,7 @@ import SuperviseTestSupport
 
 /// Signals other than the control ones: forwarded to the child's main process (not to the rest
 /// of its tree: ForwardTargetTests), or ignored, and never the supervisor's death.
-@Suite(.timeLimit(.minutes(5))) struct SignalForwardingTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct SignalForwardingTests {
     /// Removed with the suite instance, after each test.
     let temporary = TemporaryDirectory()
     var directory: URL { temporary.url }

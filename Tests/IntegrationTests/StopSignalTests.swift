@@ -4,7 +4,7 @@ import SuperviseTestSupport
 
 /// The stop signal reaches every process of a child's tree, including descendants that left its
 /// process group with `setsid`: they get the chance to clean up before the grace ends.
-@Suite(.timeLimit(.minutes(5))) struct StopSignalTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct StopSignalTests {
     /// Removed with the suite instance, after each test.
     let temporary = TemporaryDirectory()
     var directory: URL { temporary.url }

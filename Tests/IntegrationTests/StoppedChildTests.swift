@@ -5,7 +5,7 @@ import SuperviseTestSupport
 /// A child stopped by a signal (`signal NAME STOP`, a SIGTTIN with no handler) can't run, so
 /// `status` says so (`stopped`) and `foreground` or a thaw continues it; a job-control signal
 /// sent while the child is suspended is delivered after the thaw, on every freezer.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct StoppedChildTests {
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(5))) struct StoppedChildTests {
     /// Removed with the suite instance, after each test.
     let temporary = TemporaryDirectory()
 

@@ -4,7 +4,7 @@ import SuperviseTestSupport
 
 /// The human summary at the end of a run, from the real binary: forced with `--summary` (stderr
 /// is a pipe here), absent by default on a pipe, and there by default on a terminal.
-@Suite(.timeLimit(.minutes(5))) struct SummaryTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct SummaryTests {
     /// Writes `hello` and begins task `t1` (upload), then never ends it.
     let holdsATask = "echo 'hello 1' >&4; echo 'begin t1 upload' >&4; sleep 30"
 

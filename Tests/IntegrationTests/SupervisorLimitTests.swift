@@ -5,7 +5,7 @@ import SuperviseTestSupport
 /// When `supervise` can't start a child for a failure of its own — fork refused by a pids limit,
 /// a pipe refused by the open-files limit — the run exits 125, not 126 ("not executable"): the
 /// command was fine, the supervisor failed.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct SupervisorLimitTests {
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(5))) struct SupervisorLimitTests {
     let temporary = TemporaryDirectory()
 
     /// The pids controller's hierarchy: cgroup v2's where it has the controller, else v1's.

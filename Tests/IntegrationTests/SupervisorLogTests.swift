@@ -4,7 +4,7 @@ import SuperviseTestSupport
 
 /// The supervisor's own log on stderr, read from the real binary: one line per exit, signals
 /// by name, the child on every line about it, and `--log-time`.
-@Suite(.timeLimit(.minutes(5))) struct SupervisorLogTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct SupervisorLogTests {
     /// The lines of a text log that say how a child's run ended.
     func exitLines(_ stderr: String) -> [Substring] {
         stderr.split(separator: "\n").filter { $0.contains(": exited") || $0.contains(": killed by") }

@@ -6,7 +6,7 @@ import SuperviseTestSupport
 /// (docs/cli.md, "Terminals and shells"): Ctrl-Z and `fg` work as without a supervisor, a
 /// supervisor started with `&` leaves the terminal to the shell, the terminal is given back when
 /// the run ends, and a child that wanted the terminal under `--control stdin` gets a hint.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct TerminalShellTests {
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(5))) struct TerminalShellTests {
     let temporary = TemporaryDirectory()
     var reportPath: String { temporary.file("report.json") }
     static let supervise = TerminalSession.supervise

@@ -5,7 +5,7 @@ import SuperviseTestSupport
 /// Whole process trees, through the real binary: frozen, resumed, signalled and killed as one,
 /// including the loops that left the child's process group (`escaped`, a setsid'd child) and
 /// its parent (`orphan`, double-forked, so the supervisor adopted it).
-@Suite(.timeLimit(.minutes(5))) struct TreeTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct TreeTests {
     static let loops = ["main", "one", "two", "escaped", "orphan"]
     /// Removed with the suite instance, after each test.
     let temporary = TemporaryDirectory()
@@ -48,6 +48,18 @@ import SuperviseTestSupport
         return Set(Self.loops.filter { counter($0, in: directory) != before[$0] })
     }
 
+    /// Which loops write within `timeout` seconds: all of them, soon, where they run. (A fixed
+    /// 0.3 s look missed a loop whose `sleep` and `mv` took longer on a busy machine.)
+    func movers(within timeout: Double = 5, in directory: URL? = nil) -> Set<String> {
+        let before = Dictionary(uniqueKeysWithValues: Self.loops.map { ($0, counter($0, in: directory)) })
+        var moved: Set<String> = []
+        _ = eventually(timeout: timeout, interval: 0.02) {
+            moved = Set(Self.loops.filter { counter($0, in: directory) != before[$0] })
+            return moved.count == Self.loops.count
+        }
+        return moved
+    }
+
     /// Whether `pid` can't run: stopped (`T`), or (dash) parked in `vfork` (`D`) for a child
     /// that was stopped before its exec.
     func halted(_ pid: Int32) -> Bool {
@@ -83,7 +95,7 @@ import SuperviseTestSupport
             whileFrozen = moving(during: 0.5)
             kill(process.processIdentifier, SIGUSR2)
             #expect(child.waitThawed(), "the kernel still holds part of the tree")
-            afterThaw = moving(during: 0.5)
+            afterThaw = movers()
             kill(process.processIdentifier, SIGTERM)
         }
         #expect(run.timeline("state").contains("suspended"), "\(run.stderr)")
@@ -108,7 +120,7 @@ import SuperviseTestSupport
             stoppedWhileSuspended = allStopped()
             #expect(moving(during: 0.3).isEmpty)
             #expect(eventually { Self.loops.allSatisfy { !halted(pid($0)) } }, "still stopped after foreground")
-            movingAfter = moving(during: 0.3)
+            movingAfter = movers()
         }
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.timeline("state") == ["active", "background", "suspending", "suspended", "active", "terminating", "exited"])
@@ -149,12 +161,12 @@ import SuperviseTestSupport
             """.write(to: config, atomically: true, encoding: .utf8)
         var firstMoving: Set<String> = ["?"], secondMoving: Set<String> = []
         let run = try Supervise.run(["--config", config.path],
-                                    stdin: "sleep 1\nbackground first\nwait suspended first timeout=10s\nsleep 3\n"
+                                    stdin: "sleep 1\nbackground first\nwait suspended first timeout=10s\nsleep 6\n"
                                         + "foreground first\nwait active first\nterminate all\n") { _ in
             #expect(waitForLoops(in: first) && waitForLoops(in: second))
             #expect(allStopped(in: first))
             firstMoving = moving(during: 0.5, in: first)
-            secondMoving = moving(during: 0.5, in: second)
+            secondMoving = movers(in: second)
         }
         #expect(run.status == 0, "\(run.stderr)")
         #expect(firstMoving.isEmpty, "first's tree moved while suspended: \(firstMoving)")

@@ -1,9 +1,10 @@
 import Foundation
+import SuperviseTestSupport
 import Testing
 
 /// The truth monitor on fixed scenarios: it notices a lie, and what `supervise` says about a whole
 /// tree (suspended, active again, exited) is what the tree's processes do.
-@Suite(.serialized, .timeLimit(.minutes(6))) struct TruthTests {
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(6))) struct TruthTests {
     @Test(arguments: Backend.usable(in: "TruthTests"))
     func monitorNoticesAProcessStoppedBehindTheSupervisorsBack(backend: Backend) throws {
         let run = try MonitoredSupervise(backend, ["--window", "0.3"], aware: true)

@@ -3,7 +3,7 @@ import Testing
 import SuperviseTestSupport
 
 /// Bad options are refused with one line and exit 2, before anything is launched.
-@Suite(.timeLimit(.minutes(5))) struct UsageTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct UsageTests {
     @Test(arguments: [
         (["--window", "-1", "--", "true"], "window"),
         (["--window", "10", "--limit", "5", "--", "true"], "--window"),

@@ -198,7 +198,7 @@ import SuperviseTestSupport
         let delegate = RecordingDelegate()
         let application = connect(supervisor, delegate: delegate, completion: .manual)
         supervisor.send("did-enter-background 3 5000 30000\n")
-        _ = delegate.log.wait(for: 2)
+        #expect(delegate.log.wait(for: 2) == ["event: did-enter-background 3 5000 30000", "didEnterBackground"])
         #expect(supervisor.remainingRequests() == [])
         application.completeBackgroundEntry(3)
         application.completeBackgroundEntry(3)

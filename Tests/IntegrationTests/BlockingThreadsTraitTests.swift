@@ -1,0 +1,24 @@
+import Foundation
+import SuperviseTestSupport
+import Testing
+
+/// Every integration suite runs on the blocking threads (`.blockingThreads`, docs/testing.md): one
+/// that forgot it would hold a thread of Swift Testing's cooperative pool, as wide as the machine
+/// has cores, for as long as its processes run.
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct BlockingThreadsTraitTests {
+    @Test func everyIntegrationSuiteRunsOnTheBlockingThreads() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        var suites = 0, without: [String] = []
+        for file in files.sorted() {
+            let text = try String(contentsOfFile: folder.appendingPathComponent(file).path, encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where line.trimmingCharacters(in: .whitespaces).hasPrefix("@Suite") {
+                suites += 1
+                if !line.contains(".blockingThreads") { without.append("\(file):\(number + 1)") }
+            }
+        }
+        #expect(suites > 50, "found only \(suites) suites in \(folder.path)")
+        #expect(without.isEmpty, "@Suite without .blockingThreads: \(without.joined(separator: ", "))")
+    }
+}
