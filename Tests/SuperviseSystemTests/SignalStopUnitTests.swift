@@ -156,22 +156,26 @@ import Testing
         #expect(kernel.signals.isEmpty)
     }
 
-    /// Signalling a tree scans again after each round until no new member turns up.
+    /// Signalling a tree signals the members known at once; the end of the moment scans again
+    /// after each round until no new member turns up.
     @Test func signalTreeSignalsChildrenForkedMeanwhileEachOnce() throws {
-        let (_, unit) = try makeUnit()
+        let (freezer, unit) = try makeUnit()
         kernel.afterSignal = { pid, _ in
             if pid < 103 { self.kernel.addProcess(pid + 1, parent: pid) }
         }
         unit.signalTree(SIGTERM)
+        #expect(kernel.signals.map(\.pid) == [100])
+        freezer.endMoment()
         #expect(kernel.signals.map(\.pid) == [100, 101, 102, 103])
         #expect(kernel.signals.allSatisfy { $0.signal == SIGTERM })
     }
 
     /// A tree that forks on every signal it ignores can't hold the supervisor: at most 8 rounds.
     @Test func aTreeThatForksOnEverySignalIsSignalledForEightRoundsAtMost() throws {
-        let (_, unit) = try makeUnit()
+        let (freezer, unit) = try makeUnit()
         kernel.afterSignal = { pid, _ in self.kernel.addProcess(pid + 1, parent: pid) }
         unit.signalTree(SIGTERM)
+        freezer.endMoment()
         #expect(kernel.signals.map(\.pid) == Array(100..<108))
     }
 
