@@ -22,9 +22,10 @@
  *       posix_spawn → waitpid of COMMAND, N times ("startup").
  *   bench-driver scale CONFIG SUPERVISE N
  *       supervise --config CONFIG with N unaware children: launch → all active
- *       ("scale-launch"), SIGUSR1 → all suspended ("scale-freeze"); prints the
- *       supervisor's RSS in kB ("scale-rss-kb") and the CPU time its threads have used
- *       since it started ("scale-launch-cpu", from schedstat) once all are active.
+ *       ("scale-launch"), SIGUSR1 → all suspended ("scale-freeze"), SIGUSR2 → all
+ *       active ("scale-thaw"), `terminate all` → supervise exits ("scale-terminate");
+ *       prints the supervisor's RSS in kB ("scale-rss-kb") and the CPU time its threads
+ *       have used since it started ("scale-launch-cpu", from schedstat) once all are active.
  *
  * The driver gives up after BENCH_TIME_LIMIT seconds (default 240), stopping the
  * supervisor it started.
@@ -409,7 +410,15 @@ static void scale(const char *config, const char *supervise, int count) {
     kill(s.pid, SIGUSR1);
     read_status_lines(&s, count, "\"suspended\"");
     sample("scale-freeze", now_ns() - t1);
+    write_string(s.stdin_fd, "wait active all timeout=60s\nstatus\n");
+    usleep(20000);
+    int64_t t2 = now_ns();
+    kill(s.pid, SIGUSR2);
+    read_status_lines(&s, count, "\"active\"");
+    sample("scale-thaw", now_ns() - t2);
+    int64_t t3 = now_ns();
     finish_supervisor(&s);
+    sample("scale-terminate", now_ns() - t3);
 }
 
 int main(int argc, char **argv) {
