@@ -193,6 +193,28 @@ import Testing
         #expect(unit.outsideChange() == .thawed("process 102 started while the tree was stopped"))
     }
 
+    /// A look for a change from outside (before each command: `foreground`) scans `/proc` only
+    /// when a stopped process has run since the freeze was verified, or the kernel can't tell
+    /// (no schedstat count): a tree that did not run can't have forked.
+    @Test(arguments: [1, 0] as [UInt64])
+    func aLookForOutsideChangeScansOnlyWhenAStoppedProcessRan(timesRun: UInt64) throws {
+        let (_, unit) = try makeUnit()
+        kernel.addProcess(101, parent: 100)
+        for pid: Int32 in [100, 101] { kernel.processes[pid]?.timesRun = timesRun }
+        try unit.requestFreeze()
+        #expect(frozen(unit))
+        var scans = 0
+        kernel.afterListing = { if $0 == "/proc" { scans += 1 } }
+        usleep(3_000) // past the reuse of the last scan (``SignalStopFreezer/recentTable()``)
+        #expect(unit.outsideChange() == nil)
+        #expect(scans == (timesRun == 0 ? 1 : 0), "scans of a tree that did not run: \(scans)")
+        _ = kernel.kill(101, SIGCONT)
+        _ = kernel.kill(101, SIGSTOP)
+        kernel.addProcess(102, parent: 101)
+        usleep(3_000)
+        #expect(unit.outsideChange() == .thawed("process 102 started while the tree was stopped"))
+    }
+
     @Test func aThawContinuesExactlyWhatTheFreezeStopped() throws {
         let (_, unit) = try makeUnit()
         kernel.addProcess(101, parent: 100)

@@ -46,6 +46,9 @@ final class SignalStopUnit: FreezerUnit {
         /// processes have had no time to stop, and with `background all` the first later check
         /// answers every unit requested in that moment with one scan.
         var justRequested = true
+        /// How many times the kernel had run each stopped process (its threads' schedstat), at
+        /// the look before the scan that verified the freeze; `nil` when it can't tell.
+        var runsWhenVerified: [ProcessIdentity: UInt64]?
     }
 
     init(childName: String, freezer: SignalStopFreezer) {
@@ -93,7 +96,22 @@ final class SignalStopUnit: FreezerUnit {
     /// Stops the members not yet stopped, then says whether every process stopped is halted.
     func stoppedAreHalted() -> Bool {
         stopNewMembers()
-        return freeze?.stopped.allSatisfy(isHalted) ?? false
+        guard let stopped = freeze?.stopped, stopped.allSatisfy(isHalted) else { return false }
+        freeze?.runsWhenVerified = timesRun(stopped)
+        return true
+    }
+
+    /// How many times the kernel has run each of `processes` (the sum over its threads of
+    /// `/proc/PID/task/TID/schedstat`'s third field); `nil` when it can't tell: a file missing
+    /// (a kernel without schedstat), or a count of 0, which a process that ever ran can't have
+    /// where the kernel counts.
+    private func timesRun(_ processes: Set<ProcessIdentity>) -> [ProcessIdentity: UInt64]? {
+        var runs: [ProcessIdentity: UInt64] = [:]
+        for process in processes where procFS.stat(process) != nil {
+            guard let count = procFS.timesRun(process.pid), count > 0 else { return nil }
+            runs[process] = count
+        }
+        return runs
     }
 
     /// Takes a verification's verdict: frozen when every stopped process was halted before the
@@ -137,12 +155,17 @@ final class SignalStopUnit: FreezerUnit {
     /// A continue by someone else shows as a process this freeze stopped that is no longer
     /// halted, or, when that look misses it (a continued shell parked in `vfork` counts as
     /// halted), as a member the freeze did not stop: a stopped tree can't fork, so the tree ran.
+    /// That scan is made only when a stopped process has run since the freeze was verified
+    /// (its schedstat count moved), or the kernel can't tell.
     /// A stopped process dies of SIGKILL, so no kill is held back.
     func outsideChange() -> OutsideChange? {
         guard let stopped = freeze?.stopped, freeze?.verified == true else { return nil }
         if let running = stopped.first(where: { !isHalted($0) }) {
             return .thawed("process \(running.pid) was continued")
         }
+        // No stopped process has run since the look before the verifying scan: none forked,
+        // so no scan can find a member more (the foreground path's one scan, spared).
+        if let before = freeze?.runsWhenVerified, before == timesRun(stopped) { return nil }
         freezer.recentTable()
         guard let fresh = members.subtracting(stopped).first else { return nil }
         return .thawed("process \(fresh.pid) started while the tree was stopped")
