@@ -143,8 +143,9 @@ struct ProcFS {
         var total: UInt64 = 0
         for thread in threadIDs(pid) {
             guard let text = try? system.readFile("/proc/\(pid)/task/\(thread)/schedstat").get(),
-                  let field = text.split(separator: " ").dropFirst(2).first,
-                  let count = UInt64(field.filter { $0 != "\n" }) else { return nil }
+                  let field = text.utf8.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") })
+                      .dropFirst(2).first,
+                  let count = Self.decimal(field) else { return nil }
             total &+= count
         }
         return total
