@@ -22,9 +22,10 @@
  *       posix_spawn → waitpid of COMMAND, N times ("startup").
  *   bench-driver scale CONFIG SUPERVISE N
  *       supervise --config CONFIG with N unaware children: launch → all active
- *       ("scale-launch"), SIGUSR1 → all suspended ("scale-freeze"); prints the
- *       supervisor's RSS in kB ("scale-rss-kb") and the CPU time its threads have used
- *       since it started ("scale-launch-cpu", from schedstat) once all are active.
+ *       ("scale-launch"), SIGUSR1 → all suspended ("scale-freeze"), SIGUSR2 → all
+ *       active ("scale-thaw"), `terminate all` → supervise exits ("scale-terminate");
+ *       prints the supervisor's RSS in kB ("scale-rss-kb") and the CPU time its threads
+ *       have used since it started ("scale-launch-cpu", from schedstat) once all are active.
  *
  * The driver gives up after BENCH_TIME_LIMIT seconds (default 240), stopping the
  * supervisor it started.
@@ -393,6 +394,20 @@ static void read_status_lines(struct supervisor *s, int count, const char *state
     }
 }
 
+/* Queues a `wait STATE all` and a `status`, sends `signal` to the supervisor, and samples
+   `name`: the time until every one of the `count` children is reported in STATE. */
+static void signal_all(struct supervisor *s, int count, int signal, const char *state, const char *name) {
+    char text[80], quoted[40];
+    snprintf(text, sizeof text, "wait %s all timeout=60s\nstatus\n", state);
+    snprintf(quoted, sizeof quoted, "\"%s\"", state);
+    write_string(s->stdin_fd, text);
+    usleep(20000);
+    int64_t t0 = now_ns();
+    kill(s->pid, signal);
+    read_status_lines(s, count, quoted);
+    sample(name, now_ns() - t0);
+}
+
 static void scale(const char *config, const char *supervise, int count) {
     char *args[] = { (char *)supervise, "--config", (char *)config, NULL };
     int64_t t0 = now_ns();
@@ -403,13 +418,11 @@ static void scale(const char *config, const char *supervise, int count) {
     sample("scale-launch-cpu", cpu_ns(s.pid));
     usleep(200000);
     printf("sample scale-rss-kb %ld\n", rss_kb(s.pid));
-    write_string(s.stdin_fd, "wait suspended all timeout=60s\nstatus\n");
-    usleep(20000);
+    signal_all(&s, count, SIGUSR1, "suspended", "scale-freeze");
+    signal_all(&s, count, SIGUSR2, "active", "scale-thaw");
     int64_t t1 = now_ns();
-    kill(s.pid, SIGUSR1);
-    read_status_lines(&s, count, "\"suspended\"");
-    sample("scale-freeze", now_ns() - t1);
     finish_supervisor(&s);
+    sample("scale-terminate", now_ns() - t1);
 }
 
 int main(int argc, char **argv) {

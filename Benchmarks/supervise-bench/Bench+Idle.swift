@@ -91,45 +91,63 @@ extension Bench {
 
     // MARK: - Scale
 
-    /// N unaware children from one config: launch (wall clock, and the supervisor's CPU time, which
-    /// the shared machine's load moves less), then SIGUSR1 → all suspended; RSS per child.
+    /// N unaware children from one config, on each freezer the issue compares side by side
+    /// (cgroup2, and sigstop, the one containers get): launch (wall clock, and the supervisor's
+    /// CPU time, which the shared machine's load moves less), then SIGUSR1 → all suspended,
+    /// SIGUSR2 → all active, `terminate all` → exit; RSS per child (`auto`'s run).
     /// With `--compare`, the other build runs each N right after this one, in the same turn.
     mutating func scale() throws {
         var subjects = [("supervise", paths.supervise.path)]
         if let compared { subjects.append(("supervise, compared", compared)) }
         var rssByCount: [String: [Int: Double]] = [:]
         for children in [1, 10, 100, 1000] {
-            let config = paths.scratch.appendingPathComponent("scale-\(children).toml")
-            var text = "window = 0\nfreezer = \"auto\"\n"
-            for index in 0..<children { text += "[child.c\(index)]\ncommand = [\"sleep\", \"100000\"]\n" }
-            try text.write(to: config, atomically: true, encoding: .utf8)
-            for (name, supervise) in subjects {
-                let log = scratch("scale-\(children).log")
-                let measured: [String: [Double]]
-                do {
-                    measured = samples(in: try run([paths.probe("driver"), "scale", config.path, supervise, String(children)],
-                                                   environment: ["BENCH_TIME_LIMIT": full ? "120" : "30"], log: log, timeout: 150))
-                } catch {
-                    let cause = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n")
-                        .first { $0.contains("error") || $0.hasPrefix("probe:") }.map(String.init) ?? "\(error)"
-                    results.skipped.append("scale, \(name), N = \(children): \(cause)")
-                    continue
-                }
-                rssByCount[name, default: [:]][children] = measured["scale-rss-kb"]?.first
-                guard children > 1 else { continue }
-                let subject = "\(name), N = \(children)"
-                add("scale: launch all", subject, .nanoseconds, measured["scale-launch"] ?? [],
-                    target: children == 1000 ? "≤ 1 s" : "") { children == 1000 ? $0.p50 <= 1e9 : true }
-                add("scale: launch all, supervisor CPU", subject, .nanoseconds, measured["scale-launch-cpu"] ?? [],
-                    note: "its threads' time on a CPU (schedstat)")
-                add("scale: background all → all frozen", subject, .nanoseconds, measured["scale-freeze"] ?? [],
-                    target: children == 1000 ? "≤ 1 s" : "") { children == 1000 ? $0.p50 <= 1e9 : true }
-                if let base = rssByCount[name]?[1], let rss = rssByCount[name]?[children] {
-                    let perChild = (rss - base) / Double(children - 1)
-                    add("scale: supervisor RSS per child", subject, .kilobytes, [perChild],
-                        target: "≤ 32 KB") { _ in perChild <= 32 }
+            for freezer in ["auto", "cgroup2", "sigstop"] where freezer == "auto" || children > 1 {
+                let config = paths.scratch.appendingPathComponent("scale-\(freezer)-\(children).toml")
+                var text = "window = 0\nfreezer = \"\(freezer)\"\n"
+                for index in 0..<children { text += "[child.c\(index)]\ncommand = [\"sleep\", \"100000\"]\n" }
+                try text.write(to: config, atomically: true, encoding: .utf8)
+                for (name, supervise) in subjects {
+                    try scale(name: name, supervise: supervise, freezer: freezer, children: children,
+                              config: config, rssByCount: &rssByCount)
                 }
             }
         }
+    }
+
+    private mutating func scale(name: String, supervise: String, freezer: String, children: Int, config: URL,
+                                rssByCount: inout [String: [Int: Double]]) throws {
+        let log = scratch("scale-\(freezer)-\(children).log")
+        let measured: [String: [Double]]
+        do {
+            measured = samples(in: try run([paths.probe("driver"), "scale", config.path, supervise, String(children)],
+                                           environment: ["BENCH_TIME_LIMIT": full ? "120" : "30"], log: log, timeout: 150))
+        } catch {
+            let cause = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n")
+                .first { $0.contains("error") || $0.hasPrefix("probe:") }.map(String.init) ?? "\(error)"
+            results.skipped.append("scale, \(name), \(freezer), N = \(children): \(cause)")
+            return
+        }
+        if freezer == "auto" { rssByCount[name, default: [:]][children] = measured["scale-rss-kb"]?.first }
+        guard children > 1 else { return }
+        let subject = freezer == "auto" ? "\(name), N = \(children)" : "\(name), \(freezer), N = \(children)"
+        if freezer == "auto" {
+            add("scale: launch all", subject, .nanoseconds, measured["scale-launch"] ?? [],
+                target: children == 1000 ? "≤ 1 s" : "") { children == 1000 ? $0.p50 <= 1e9 : true }
+            add("scale: launch all, supervisor CPU", subject, .nanoseconds, measured["scale-launch-cpu"] ?? [],
+                note: "its threads' time on a CPU (schedstat)")
+            add("scale: background all → all frozen", subject, .nanoseconds, measured["scale-freeze"] ?? [],
+                target: children == 1000 ? "≤ 1 s" : "") { children == 1000 ? $0.p50 <= 1e9 : true }
+            if let base = rssByCount[name]?[1], let rss = rssByCount[name]?[children] {
+                let perChild = (rss - base) / Double(children - 1)
+                add("scale: supervisor RSS per child", subject, .kilobytes, [perChild],
+                    target: "≤ 32 KB") { _ in perChild <= 32 }
+            }
+            return
+        }
+        add("scale per freezer: background all → all frozen", subject, .nanoseconds, measured["scale-freeze"] ?? [])
+        add("scale per freezer: foreground all → all active", subject, .nanoseconds, measured["scale-thaw"] ?? [])
+        add("scale per freezer: terminate all → exit", subject, .nanoseconds, measured["scale-terminate"] ?? [],
+            target: freezer == "sigstop" ? "≤ 2 × cgroup2's (issue 29)" : "",
+            note: "sigstop is what `auto` picks in a container")
     }
 }

@@ -94,6 +94,38 @@ import SuperviseTestSupport
         #expect(run.timeline("note").contains { $0.hasPrefix("thawed from outside (process ") }, "\(run.timeline)")
     }
 
+    /// A grandchild continued from outside that forks and is stopped again leaves every process
+    /// the freeze stopped stopped: only the new one shows the tree ran. The supervisor is told
+    /// nothing; `status` looks, and the kernel's count of the grandchild's runs (schedstat)
+    /// having moved, scans `/proc` and finds it.
+    @Test func aGrandchildContinuedThatForkedAndStoppedAgainIsSeen() throws {
+        let inner = #"trap 'sleep 60 &' CONT; while :; do sleep 100 & wait; done"#
+        let live = try LiveSupervise(["--freezer", "sigstop", "--window", "0", "--freeze-timeout", "5",
+                                      "--", "sh", "-c", "sh -c \"$0\" & wait", inner])
+        defer { live.stop() }
+        let status = try #require(live.status())
+        let child = try #require((status["pid"] as? Int).map(Int32.init))
+        #expect(eventually { liveTree(of: child).count == 3 }, "sh, sh, sleep: \(liveTree(of: child))")
+        let shell = try #require(liveTree(of: child).first { $0.parent == child })
+        live.send("background")
+        try #require(live.wait(for: "suspended") == "suspended", "\(live.log)")
+        let frozen = Set(liveTree(of: child).map(\.pid))
+
+        kill(shell.pid, SIGCONT)
+        #expect(eventually { ProcessInspector.liveChildren(of: shell.pid).count > 1 }, "the trap forked")
+        kill(shell.pid, SIGSTOP)
+        #expect(eventually { ProcessInspector.snapshot(shell.pid)?.state == "T" })
+        #expect(liveTree(of: child).filter { frozen.contains($0.pid) }.allSatisfy { $0.state == "T" },
+                "every process the freeze stopped is stopped again")
+
+        #expect(["suspending", "suspended"].contains(live.status()?["state"] as? String ?? ""))
+        #expect(live.wait(for: "suspended") == "suspended")
+        #expect(live.terminate() == 0)
+        let run = live.finish()
+        #expect(run.timeline("note").contains { $0.hasPrefix("thawed from outside (process ") && $0.contains("started while") },
+                "\(run.timeline)")
+    }
+
     /// A frozen cgroup v1 task can't act on SIGKILL until thawed; the wait looks, sees it
     /// pending, and lets it through. (cgroup v2 and sigstop children die of it frozen.)
     @Test(arguments: Backend.usable(in: "OutsideChangeTests"))

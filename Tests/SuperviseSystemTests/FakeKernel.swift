@@ -27,6 +27,9 @@ final class FakeKernel: FreezerSystem {
         /// Whether `/proc/PID/status` shows a SIGKILL pending (one a cgroup v1 freeze holds back).
         var killPending = false
         var environment: [String] = []
+        /// How many times it was put on a CPU (`schedstat`): a SIGCONT runs it; 0 as on a
+        /// kernel that does not count.
+        var timesRun: UInt64 = 1
     }
 
     private(set) var calls: [Call] = []
@@ -287,6 +290,7 @@ final class FakeKernel: FreezerSystem {
             for (tid, thread) in process.threads where thread.state != "D" { process.threads[tid]?.state = "T" }
         case SIGCONT:
             for (tid, thread) in process.threads where thread.state == "T" { process.threads[tid]?.state = "S" }
+            process.timesRun += 1
         default:
             break
         }
@@ -310,7 +314,7 @@ final class FakeKernel: FreezerSystem {
         }
     }
 
-    /// `/proc/PID/{stat,status,environ,statm}` and `/proc/PID/task/TID/{stat,wchan}`.
+    /// `/proc/PID/{stat,status,environ,statm}` and `/proc/PID/task/TID/{stat,wchan,schedstat}`.
     private func renderProc(_ path: String) -> Result<String, Errno> {
         let fields = path.split(separator: "/").map(String.init)
         guard fields.count >= 3, let pid = Int32(fields[1]), let process = processes[pid] else {
@@ -328,6 +332,7 @@ final class FakeKernel: FreezerSystem {
         case let task where task.count == 3 && task[0] == "task":
             guard let tid = Int32(task[1]), let thread = process.threads[tid] else { return .failure(.noSuchFileOrDirectory) }
             if task[2] == "wchan" { return .success(thread.waitChannel) }
+            if task[2] == "schedstat" { return .success("1000 0 \(process.timesRun)\n") }
             return task[2] == "stat" ? .success(statLine(tid, process, state: thread.state)) : .failure(.noSuchFileOrDirectory)
         default:
             return .failure(.noSuchFileOrDirectory)

@@ -156,22 +156,26 @@ import Testing
         #expect(kernel.signals.isEmpty)
     }
 
-    /// Signalling a tree scans again after each round until no new member turns up.
+    /// Signalling a tree signals the members known at once; the end of the moment scans again
+    /// after each round until no new member turns up.
     @Test func signalTreeSignalsChildrenForkedMeanwhileEachOnce() throws {
-        let (_, unit) = try makeUnit()
+        let (freezer, unit) = try makeUnit()
         kernel.afterSignal = { pid, _ in
             if pid < 103 { self.kernel.addProcess(pid + 1, parent: pid) }
         }
         unit.signalTree(SIGTERM)
+        #expect(kernel.signals.map(\.pid) == [100])
+        freezer.endMoment()
         #expect(kernel.signals.map(\.pid) == [100, 101, 102, 103])
         #expect(kernel.signals.allSatisfy { $0.signal == SIGTERM })
     }
 
     /// A tree that forks on every signal it ignores can't hold the supervisor: at most 8 rounds.
     @Test func aTreeThatForksOnEverySignalIsSignalledForEightRoundsAtMost() throws {
-        let (_, unit) = try makeUnit()
+        let (freezer, unit) = try makeUnit()
         kernel.afterSignal = { pid, _ in self.kernel.addProcess(pid + 1, parent: pid) }
         unit.signalTree(SIGTERM)
+        freezer.endMoment()
         #expect(kernel.signals.map(\.pid) == Array(100..<108))
     }
 
@@ -186,6 +190,28 @@ import Testing
         _ = kernel.kill(101, SIGSTOP)
         kernel.addProcess(102, parent: 101)
         usleep(3_000) // past the reuse of the last scan (``SignalStopFreezer/recentTable()``)
+        #expect(unit.outsideChange() == .thawed("process 102 started while the tree was stopped"))
+    }
+
+    /// A look for a change from outside (before each command: `foreground`) scans `/proc` only
+    /// when a stopped process has run since the freeze was verified, or the kernel can't tell
+    /// (no schedstat count): a tree that did not run can't have forked.
+    @Test(arguments: [1, 0] as [UInt64])
+    func aLookForOutsideChangeScansOnlyWhenAStoppedProcessRan(timesRun: UInt64) throws {
+        let (_, unit) = try makeUnit()
+        kernel.addProcess(101, parent: 100)
+        for pid: Int32 in [100, 101] { kernel.processes[pid]?.timesRun = timesRun }
+        try unit.requestFreeze()
+        #expect(frozen(unit))
+        var scans = 0
+        kernel.afterListing = { if $0 == "/proc" { scans += 1 } }
+        usleep(3_000) // past the reuse of the last scan (``SignalStopFreezer/recentTable()``)
+        #expect(unit.outsideChange() == nil)
+        #expect(scans == (timesRun == 0 ? 1 : 0), "scans of a tree that did not run: \(scans)")
+        _ = kernel.kill(101, SIGCONT)
+        _ = kernel.kill(101, SIGSTOP)
+        kernel.addProcess(102, parent: 101)
+        usleep(3_000)
         #expect(unit.outsideChange() == .thawed("process 102 started while the tree was stopped"))
     }
 

@@ -116,6 +116,8 @@ public final class Supervisor {
                 commands.readAvailable()
                 runCommands()
             }
+            // What the moment's actions left to share is done before the next input is taken.
+            for freezer in freezers.values { freezer.endMoment() }
             loop.wait(until: nextDeadline(), pollOnly: commands?.needsDirectRead ?? false)
             // Exits the kernel already has are taken before any timer is judged, as a child's
             // requests are: a command that ran long (terminate all, with many children) must not

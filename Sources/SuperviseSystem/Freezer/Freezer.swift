@@ -9,6 +9,15 @@ public protocol Freezer: AnyObject {
 
     /// Removes what this freezer made for this supervisor (its own parent cgroup), on exit.
     func removeAll()
+
+    /// The supervisor carried out a moment's actions and is about to wait for the next input:
+    /// finishes what they left to share. The sigstop freezer's one scan that reaches the
+    /// processes forked since a signal sent to a tree in the moment; nothing for the cgroups.
+    func endMoment()
+}
+
+extension Freezer {
+    public func endMoment() {}
 }
 
 /// CPU time and memory of a child's processes, for the report's snapshots.

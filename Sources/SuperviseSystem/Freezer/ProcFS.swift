@@ -137,6 +137,20 @@ struct ProcFS {
         try? system.readFile("/proc/\(pid)/task/\(tid)/wchan").get()
     }
 
+    /// How many times the kernel has put a thread of `pid` on a CPU: the sum of the third field
+    /// of each `/proc/PID/task/TID/schedstat`; `nil` when a thread's can't be read.
+    func timesRun(_ pid: Int32) -> UInt64? {
+        var total: UInt64 = 0
+        for thread in threadIDs(pid) {
+            guard let text = try? system.readFile("/proc/\(pid)/task/\(thread)/schedstat").get(),
+                  let field = text.utf8.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") })
+                      .dropFirst(2).first,
+                  let count = Self.decimal(field) else { return nil }
+            total &+= count
+        }
+        return total
+    }
+
     func residentKB(_ pid: Int32) -> Int? {
         (try? system.readFile("/proc/\(pid)/statm").get()).flatMap { Self.parseResidentKB(statm: $0) }
     }

@@ -5,8 +5,10 @@ import Glibc
 /// the tree is followed by parent links in `/proc`, and each stopped process's parent sees it stop.
 ///
 /// The freezer owns the scans of `/proc` its units share: each scan sorts every unit's
-/// members at once (``ChildTrees``), and one verification scan serves every unit checked
-/// in the same moment.
+/// members at once (``ChildTrees``) and closes every signal sent to a tree before it; one
+/// verification scan serves every unit checked in the same moment, one emptiness scan every
+/// unit whose members are gone, and one scan at the end of a moment every signal sent to a
+/// tree in it (`terminate all`: a scan, not one per child).
 public final class SignalStopFreezer: Freezer {
     public let kind = FreezerKind.sigstop
     /// Where orphans go; `nil` when nothing is a subreaper for the children (tests).
@@ -48,7 +50,14 @@ public final class SignalStopFreezer: Freezer {
         let known = units.map { ChildTrees.Known(name: $0.childName, main: $0.main, members: $0.members) }
         let trees = ChildTrees.sort(known, in: table, adoption: adoption, nameOf: procFS.supervisedName)
         for (unit, tree) in zip(units, trees) { unit.members = tree }
+        for unit in units { unit.closeSignals() }
         return table
+    }
+
+    /// The moment's actions are done (the supervisor is about to wait): scans until every signal
+    /// sent to a tree in it is closed, one scan for all of them (at most ``TreeSignal/maxRounds``).
+    public func endMoment() {
+        while units.contains(where: \.awaitsClosing) { rescan() }
     }
 
     /// The last scan while it is younger than it took to make (2 ms at least), else a new one:
@@ -60,24 +69,13 @@ public final class SignalStopFreezer: Freezer {
     }
 
     /// Sends `signal` to each process `members` finds, starting from the last scan's members and
-    /// scanning again after each round until no new one turns up (a member may have forked since
-    /// the last scan, or between a scan and its signal), for at most
-    /// `maxSignalRounds` rounds: a tree that keeps forking after a signal it ignores must not
-    /// hold the supervisor. A process with SIGKILL pending can't fork, so a kill closes sooner.
-    /// `members` gets the scan of the round before (`nil` in the first round).
+    /// scanning again after each round until no new one turns up (``TreeSignal``). `members`
+    /// gets the scan of the round before (`nil` in the first round).
     func signalUntilClosed(_ signal: Int32, _ members: (ProcessTable?) -> Set<ProcessIdentity>) {
-        var signalled: Set<ProcessIdentity> = []
-        var table: ProcessTable?
-        for _ in 0..<Self.maxSignalRounds {
-            let fresh = members(table).subtracting(signalled)
-            guard !fresh.isEmpty else { return }
-            for process in fresh { procFS.signal(process, signal) }
-            signalled.formUnion(fresh)
-            table = rescan()
-        }
+        var closing = TreeSignal(signal: signal)
+        guard closing.send(to: members(nil), procFS) else { return }
+        while closing.send(to: members(rescan()), procFS) {}
     }
-
-    private static let maxSignalRounds = 8
 
     /// Answers whether `asker`'s freeze is verified, and with the same scan every other unit's.
     ///
@@ -93,5 +91,15 @@ public final class SignalStopFreezer: Freezer {
         rescan()
         asker.conclude(haltedBeforeScan: true)
         for (unit, halted) in zip(others, halted) { unit.conclude(haltedBeforeScan: halted) }
+    }
+
+    /// Answers whether `asker`'s tree is empty, and with the same scan every other unit's whose
+    /// members are all gone: each looked before the scan started, so a process one of them forked
+    /// before it died is in the scan (reparented here). A batch of exits costs one scan.
+    func verifyEmpty(_ asker: SignalStopUnit) {
+        let others = units.filter { $0 !== asker && $0.membersAreGone() }
+        rescan()
+        asker.concludeEmpty()
+        for unit in others { unit.concludeEmpty() }
     }
 }

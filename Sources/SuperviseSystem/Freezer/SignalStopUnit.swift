@@ -24,6 +24,12 @@ final class SignalStopUnit: FreezerUnit {
     /// Job-control signals sent while a freeze stopped the tree, in order, with whom they were
     /// sent to: the thaw's SIGCONT makes the kernel discard them, so the thaw sends them again.
     private var heldJobControlSignals: [(signal: Int32, recipients: SignalRecipients)] = []
+    /// Signals sent to the tree whose closing is still to come, in the order they were sent: the
+    /// freezer's next scan finds the members that came since, and each gets them in that order.
+    private var closings: [TreeSignal] = []
+    /// A scan that started once every member was seen dead found none left: the tree is empty
+    /// for good (an empty tree can't fork), until the next run is attached.
+    private(set) var knownEmpty = false
     private var removed = false
 
     /// The stop signals a SIGCONT discards while they are pending.
@@ -40,6 +46,9 @@ final class SignalStopUnit: FreezerUnit {
         /// processes have had no time to stop, and with `background all` the first later check
         /// answers every unit requested in that moment with one scan.
         var justRequested = true
+        /// How many times the kernel had run each stopped process (its threads' schedstat), at
+        /// the look before the scan that verified the freeze; `nil` when it can't tell.
+        var runsWhenVerified: [ProcessIdentity: UInt64]?
     }
 
     init(childName: String, freezer: SignalStopFreezer) {
@@ -52,6 +61,8 @@ final class SignalStopUnit: FreezerUnit {
         members = main.map { [$0] } ?? []
         freeze = nil
         heldJobControlSignals = []
+        closings = []
+        knownEmpty = false
     }
 
     /// Sends SIGSTOP to every member the last scan found, also those an earlier freeze stopped
@@ -85,7 +96,22 @@ final class SignalStopUnit: FreezerUnit {
     /// Stops the members not yet stopped, then says whether every process stopped is halted.
     func stoppedAreHalted() -> Bool {
         stopNewMembers()
-        return freeze?.stopped.allSatisfy(isHalted) ?? false
+        guard let stopped = freeze?.stopped, stopped.allSatisfy(isHalted) else { return false }
+        freeze?.runsWhenVerified = timesRun(stopped)
+        return true
+    }
+
+    /// How many times the kernel has run each of `processes` (the sum over its threads of
+    /// `/proc/PID/task/TID/schedstat`'s third field); `nil` when it can't tell: a file missing
+    /// (a kernel without schedstat), or a count of 0, which a process that ever ran can't have
+    /// where the kernel counts.
+    private func timesRun(_ processes: Set<ProcessIdentity>) -> [ProcessIdentity: UInt64]? {
+        var runs: [ProcessIdentity: UInt64] = [:]
+        for process in processes where procFS.stat(process) != nil {
+            guard let count = procFS.timesRun(process.pid), count > 0 else { return nil }
+            runs[process] = count
+        }
+        return runs
     }
 
     /// Takes a verification's verdict: frozen when every stopped process was halted before the
@@ -129,12 +155,17 @@ final class SignalStopUnit: FreezerUnit {
     /// A continue by someone else shows as a process this freeze stopped that is no longer
     /// halted, or, when that look misses it (a continued shell parked in `vfork` counts as
     /// halted), as a member the freeze did not stop: a stopped tree can't fork, so the tree ran.
+    /// That scan is made only when a stopped process has run since the freeze was verified
+    /// (its schedstat count moved), or the kernel can't tell.
     /// A stopped process dies of SIGKILL, so no kill is held back.
     func outsideChange() -> OutsideChange? {
         guard let stopped = freeze?.stopped, freeze?.verified == true else { return nil }
         if let running = stopped.first(where: { !isHalted($0) }) {
             return .thawed("process \(running.pid) was continued")
         }
+        // No stopped process has run since the look before the verifying scan: none forked,
+        // so no scan can find a member more (the foreground path's one scan, spared).
+        if let before = freeze?.runsWhenVerified, before == timesRun(stopped) { return nil }
         freezer.recentTable()
         guard let fresh = members.subtracting(stopped).first else { return nil }
         return .thawed("process \(fresh.pid) started while the tree was stopped")
@@ -160,7 +191,8 @@ final class SignalStopUnit: FreezerUnit {
         }
     }
 
-    /// Signals every member, scanning again until no new one turns up.
+    /// Signals every member now; the freezer's next scans signal the members that turn up
+    /// since, until none does (``SignalStopFreezer/endMoment()``).
     func signalTree(_ signal: Int32) {
         send(signal, to: .tree)
     }
@@ -171,7 +203,22 @@ final class SignalStopUnit: FreezerUnit {
     func send(_ signal: Int32, to recipients: SignalRecipients) {
         guard main != nil else { return }
         if freeze != nil, Self.jobControlSignals.contains(signal) { heldJobControlSignals.append((signal, recipients)) }
-        if !procFS.system.kill(recipients, signal) { freezer.signalUntilClosed(signal) { _ in members } }
+        guard !procFS.system.kill(recipients, signal), !knownEmpty else { return }
+        var closing = TreeSignal(signal: signal)
+        if closing.send(to: members, procFS) { closings.append(closing) }
+    }
+
+    /// Whether a signal sent to the tree waits for the scan that closes it.
+    var awaitsClosing: Bool { !closings.isEmpty }
+
+    /// After a scan: sends each pending signal to the members it has not reached yet, in the
+    /// order the signals were sent; a signal is closed once a scan finds no new member, or
+    /// after ``TreeSignal/maxRounds`` rounds.
+    func closeSignals() {
+        closings = closings.compactMap { closing in
+            var closing = closing
+            return closing.send(to: members, procFS) ? closing : nil
+        }
     }
 
     /// SIGKILLs the tree (a stopped process dies of SIGKILL too).
@@ -180,12 +227,25 @@ final class SignalStopUnit: FreezerUnit {
     }
 
     /// Whether no member is left alive (zombies count as gone): a look at the known members,
-    /// and when they are all gone a scan for any the last one missed.
+    /// and when they are all gone a scan for any the last one missed, which answers every unit
+    /// whose members are all gone in the same moment (``SignalStopFreezer/verifyEmpty(_:)``).
     func isEmpty() -> Bool {
-        guard main != nil else { return true }
-        if members.contains(where: { procFS.stat($0).map { !$0.isDead } ?? false }) { return false }
-        freezer.rescan()
-        return members.isEmpty
+        guard main != nil, !knownEmpty else { return true }
+        guard membersAreGone() else { return false }
+        freezer.verifyEmpty(self)
+        return knownEmpty
+    }
+
+    /// Whether every member the last scan found is dead or gone: the look before a scan that
+    /// may find the tree empty.
+    func membersAreGone() -> Bool {
+        !knownEmpty && main != nil && !members.contains { procFS.stat($0).map { !$0.isDead } ?? false }
+    }
+
+    /// Takes the verdict of a scan that started after ``membersAreGone()`` said yes.
+    func concludeEmpty() {
+        knownEmpty = members.isEmpty
+        if knownEmpty { closings = [] }
     }
 
     /// The usage of the members the last scan found: a snapshot is taken when a freeze is
@@ -200,6 +260,7 @@ final class SignalStopUnit: FreezerUnit {
         removed = true
         guard main != nil else { return }
         killAll()
+        freezer.endMoment()
         _ = waitBriefly(upTo: .seconds(1), until: isEmpty)
     }
 }
