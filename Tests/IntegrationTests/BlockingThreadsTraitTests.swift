@@ -8,7 +8,10 @@ import Testing
 @Suite(.blockingThreads, .timeLimit(.minutes(5))) struct BlockingThreadsTraitTests {
     @Test func everyIntegrationSuiteRunsOnTheBlockingThreads() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        // The suites' files, in this folder and its subfolders (Engines/), but not Support/ or Workers/.
+        let files = try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter {
+            $0.hasSuffix(".swift") && !$0.hasPrefix("Support/") && !$0.hasPrefix("Workers/")
+        }
         var suites = 0, without: [String] = []
         for file in files.sorted() {
             let text = try String(contentsOfFile: folder.appendingPathComponent(file).path, encoding: .utf8)

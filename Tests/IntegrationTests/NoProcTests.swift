@@ -5,7 +5,7 @@ import Testing
 /// Without `/proc` mounted (a bare chroot, a private mount namespace that unmounted it), supervise
 /// still reads its arguments, and a run, which needs `/proc` to find and check its children, is
 /// refused in one line before anything is launched (issue 26).
-@Suite(.timeLimit(.minutes(5))) struct NoProcTests {
+@Suite(.blockingThreads, .timeLimit(.minutes(5))) struct NoProcTests {
     /// Why `/proc` can't be unmounted in a private mount namespace here, or `nil`.
     static let unavailableReason: String? = {
         guard FileManager.default.isExecutableFile(atPath: PIDNamespace.unshare) else {

@@ -6,7 +6,7 @@ import SuperviseTestSupport
 /// Writing the report takes the supervisor memory independent of the report's size (issue 24
 /// item 11): beyond the records the run holds (capped), the report is streamed in 64 KiB
 /// chunks. It once needed twice its size or more: a 49 MB report raised the peak RSS by 110 MB.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct ReportMemoryTests {
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(5))) struct ReportMemoryTests {
     /// Writes 6,000 malformed 900-byte requests (each kept with its `error` event until the
     /// 10,000 protocol messages a child's record keeps), reading fd 3; then says so in argv[1].
     static let flood = """

@@ -5,7 +5,7 @@ import SuperviseTestSupport
 /// A supervisor SIGKILLed while it writes a result file leaves its temporary file beside the
 /// destination; the next run's check of that destination removes it, and nothing else: not a
 /// live writer's, not a link, not another name (issue 24, item 11).
-@Suite(.serialized, .timeLimit(.minutes(5))) struct ResultLeftoverTests {
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(5))) struct ResultLeftoverTests {
     let temporary = TemporaryDirectory()
     var directory: String { temporary.path }
     var entries: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted() }

@@ -5,7 +5,7 @@ import SuperviseTestSupport
 /// What the user types at a terminal under `--control stdin` may be meant for a child that reads
 /// `/dev/tty` (a password prompt, stopped by the terminal): supervise reads it as a command, and
 /// its log must not quote it at any level; a line from a pipe keeps being quoted (issue 24, item 3).
-@Suite(.serialized, .timeLimit(.minutes(5))) struct TerminalSecretTests {
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(5))) struct TerminalSecretTests {
     let temporary = TemporaryDirectory()
     static let secret = "hunter2-Sesame"
 

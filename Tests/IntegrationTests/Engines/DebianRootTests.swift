@@ -3,7 +3,7 @@ import SuperviseTestSupport
 import Testing
 
 /// The cached debootstrap roots every engine suite builds on are real Debian roots, made once.
-@Suite(.serialized)
+@Suite(.blockingThreads, .serialized)
 struct DebianRootTests {
     @Test(.skip("a debootstrap root", because: EngineGate.skipReason(DebianRoot.missingReason), in: "DebianRootTests"))
     func minbaseRootIsBookwormAndCachedAfterTheFirstRun() throws {

@@ -5,7 +5,7 @@ import Testing
 /// `scripts/package.sh` makes a `.deb` and a tarball that install and run where no Swift is: a
 /// clean Debian root (debootstrap's minbase), entered with chroot. The demo's cycle run there proves
 /// the binary's run-time dependencies are the ones the `.deb` declares (README, "Install").
-@Suite(.serialized, .timeLimit(.minutes(30)))
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(30)))
 struct PackageTests {
     static let suite = "PackageTests"
     static let missing = EngineGate.skipReason(DebianRoot.missingReason, CleanRoot.missingReason, ReleaseArtifacts.missingReason)

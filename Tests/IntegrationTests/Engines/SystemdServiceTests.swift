@@ -5,7 +5,7 @@ import Testing
 /// examples/systemd/supervise-worker.service, installed as shipped, under a real systemd as pid 1
 /// (`systemd-nspawn -b` on a Debian bookworm root, systemd 252): what docs/deploy.md, "systemd",
 /// says the unit does (issue 26). Variations are drop-ins; the shipped file is bound in unchanged.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct SystemdServiceTests {
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(5))) struct SystemdServiceTests {
     static let suite = "SystemdServiceTests"
     static let skipReason = EngineGate.skipReason(SystemdMachine.unavailableReason)
     static let sleeper = "exec sleep 1000"
