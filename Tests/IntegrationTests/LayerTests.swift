@@ -96,7 +96,7 @@ import Testing
             try Self.checkLayers($0, targets: ["SuperviseConfig"])
         }
         #expect(result.status == 1)
-        #expect(result.lines.count == 1)
+        #expect(result.lines.count == 1, "\(result.lines)")
         #expect(result.lines.first?.hasSuffix("\(file): imports \(module) but uses nothing of it: remove the import") == true)
     }
 }
