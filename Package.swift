@@ -29,7 +29,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
-        // C for what Swift can't do safely between fork and exec.
+        // C for what Swift can't do: the steps between fork and exec, and what glibc keeps from
+        // Swift (GNU extensions, packed structs, main's arguments without /proc).
         .target(name: "_SuperviseCShims"),
 
         // libcap, found by pkg-config: capability names and the kernel's capability count,
