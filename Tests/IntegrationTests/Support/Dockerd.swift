@@ -20,15 +20,6 @@ final class Dockerd: @unchecked Sendable {
     /// The run's daemon, started the first time it is asked for (seconds), or why it could not start.
     static let shared: Result<Dockerd, any Error> = Result { try Dockerd() }
 
-    /// Why the run's daemon did not start, or nil once it runs: for `.started(…)`.
-    static var startFailure: String? {
-        if case .failure(let failure) = shared { return "dockerd did not start: \(failure)" }
-        return nil
-    }
-
-    /// The run's daemon; throws why it did not start.
-    static func daemon() throws -> Dockerd { try shared.get() }
-
     private let privateDirectory = TemporaryDirectory(prefix: "supervise-dockerd")
     var directory: String { privateDirectory.path }
     var socket: String { directory + "/docker.sock" }
@@ -54,7 +45,7 @@ final class Dockerd: @unchecked Sendable {
         try ContainerInit.withNoSignalBlocked { try process.run() }
         try? String(process.processIdentifier).write(toFile: dataRoot + ".pid", atomically: true, encoding: .utf8)
         let started = eventually(timeout: 90, interval: 0.25) {
-            !process.isRunning || (try? runToEnd([Self.dockerPath, "-H", "unix://" + socket, "version"]))?.status == 0
+            !process.isRunning || (try? cli.run(["version"]))?.status == 0
         }
         guard started, process.isRunning else {
             let lines = (try? String(contentsOfFile: directory + "/dockerd.log", encoding: .utf8)) ?? ""
@@ -68,27 +59,15 @@ final class Dockerd: @unchecked Sendable {
 
     private static let running = Mutex<Dockerd?>(nil)
 
-    /// Runs `docker -H SOCKET ARGUMENTS` to its end: its status, and stdout and stderr together.
-    func docker(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        try runToEnd([Self.dockerPath, "-H", "unix://" + socket] + arguments)
-    }
-
-    /// Like `docker(_:)`, but throws with the output when the status is not 0; returns the output trimmed.
-    @discardableResult
-    func checked(_ arguments: [String]) throws -> String {
-        let result = try docker(arguments)
-        guard result.status == 0 else {
-            throw SetupFailure("docker \(arguments.joined(separator: " ")) exited \(result.status): \(result.output)")
-        }
-        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
+    /// `docker -H SOCKET`.
+    var cli: EngineCLI { EngineCLI(name: "docker", command: [Self.dockerPath, "-H", "unix://" + socket], runOptions: []) }
 
     /// Removes every container, then SIGTERMs the daemon (it stops its containerd) and waits for
     /// it, SIGKILL after 30 s; removes the private directory.
     func stop() {
         if process.isRunning {
-            let containers = (try? docker(["ps", "-aq"]))?.output.split(separator: "\n").map(String.init) ?? []
-            if !containers.isEmpty { _ = try? docker(["rm", "-f"] + containers) }
+            let containers = (try? cli.run(["ps", "-aq"]))?.output.split(separator: "\n").map(String.init) ?? []
+            if !containers.isEmpty { _ = try? cli.run(["rm", "-f"] + containers) }
             kill(process.processIdentifier, SIGTERM)
             if !eventually(timeout: 30, interval: 0.1, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()

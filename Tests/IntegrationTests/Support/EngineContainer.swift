@@ -1,50 +1,40 @@
 import Foundation
 import SuperviseTestSupport
 
-/// One container of the run's private `Dockerd`, with `supervise` as its entrypoint (pid 1):
-/// a local image of the minbase root (`docker import`, nothing pulled), this build's supervise and
+/// One container of a test run's engine (`Dockerd`, `PodmanStorage`), with `supervise` as its
+/// entrypoint (pid 1): a local image of the minbase root (`import`, nothing pulled), this build's supervise and
 /// the Swift runtime it links mounted read-only where the debug build looks for them, the test
 /// workers at `/workers`, and a host directory at `/reports` for the report. No network.
-struct DockerContainer {
+struct EngineContainer {
     /// The minbase root as an image, imported once into the cached data root.
     static let baseImage = "supervise-test/minbase:bookworm"
 
     /// Where this machine's Swift runtime is, for the debug build's RUNPATH.
     static let swiftRuntime = "/opt/swift/usr/lib/swift/linux"
 
-    let daemon: Dockerd
+    let engine: EngineCLI
     let name: String
     /// Mounted at `/reports`.
     let reports: TemporaryDirectory
 
-    /// The mounts every test container gets: supervise at /usr/local/bin (so `supervise ctl`
-    /// works in `docker exec`), the Swift runtime, the workers, the reports.
-    static func mounts(reports: TemporaryDirectory) -> [String] {
-        ["-v", Supervise.binary + ":/usr/local/bin/supervise:ro", "-v", swiftRuntime + ":" + swiftRuntime + ":ro",
-         "-v", Supervise.worker("") + ":/workers:ro", "-v", reports.path + ":/reports"]
-    }
-
-    /// Imports the minbase root as `baseImage` unless the data root has it (first run only).
-    private static let imported: Result<String, any Error> = Result {
-        let daemon = try Dockerd.daemon()
-        if try daemon.docker(["image", "inspect", baseImage]).status != 0 {
-            try daemon.checked(["import", try DebianRoot.tarball("minbase"), baseImage])
-        }
-        return baseImage
+    /// What every test container gets mounted: the workers and the reports; in the base image
+    /// also supervise at /usr/local/bin (so `supervise ctl` works in `exec`) and the Swift runtime.
+    static func binds(reports: TemporaryDirectory, image: String) -> [(source: String, destination: String, readOnly: Bool)] {
+        let supervise = image != baseImage ? [] : [(Supervise.binary, "/usr/local/bin/supervise", true), (swiftRuntime, swiftRuntime, true)]
+        return supervise + [(Supervise.worker(""), "/workers", true), (reports.path, "/reports", false)]
     }
 
     /// Starts `supervise ARGUMENTS` as the entrypoint of a new container, detached, with `options`
     /// given to `docker run` (after the defaults: `--network none` and the mounts). `entrypoint`
     /// may be a shell that sets the scene and `exec`s supervise.
-    static func start(_ arguments: [String], options: [String] = [], image: String? = nil,
-                      entrypoint: String = "/usr/local/bin/supervise") throws -> DockerContainer {
-        let daemon = try Dockerd.daemon()
-        let image = try image ?? imported.get()
-        let container = DockerContainer(daemon: daemon, name: "supervise-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))",
+    static func start(on engine: EngineCLI, _ arguments: [String], options: [String] = [], image: String = baseImage,
+                      entrypoint: String = "/usr/local/bin/supervise") throws -> EngineContainer {
+        if image == baseImage { try engine.importMinbase(as: baseImage) }
+        let container = EngineContainer(engine: engine, name: "supervise-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))",
                                         reports: TemporaryDirectory(prefix: "supervise-reports"))
         do {
-            try daemon.checked(["run", "-d", "--name", container.name, "--network", "none"] + mounts(reports: container.reports)
-                               + options + ["--entrypoint", entrypoint, image] + arguments)
+            try engine.checked(["run", "-d", "--name", container.name, "--network", "none"] + engine.runOptions
+                               + binds(reports: container.reports, image: image).flatMap { ["-v", $0.source + ":" + $0.destination + ($0.readOnly ? ":ro" : "")] } + options + ["--entrypoint", entrypoint, image] + arguments)
         } catch {
             container.remove()
             throw error
@@ -54,14 +44,14 @@ struct DockerContainer {
 
     /// `docker exec NAME COMMAND`: its status and output.
     func exec(_ command: [String]) throws -> (status: Int32, output: String) {
-        try daemon.docker(["exec", name] + command)
+        try engine.run(["exec", name] + command)
     }
 
     /// What supervise logged (the container's stderr and stdout).
-    func logs() -> String { (try? daemon.docker(["logs", name]))?.output ?? "" }
+    func logs() -> String { (try? engine.run(["logs", name]))?.output ?? "" }
 
     /// `docker inspect -f FORMAT NAME`.
-    func inspect(_ format: String) throws -> String { try daemon.checked(["inspect", "-f", format, name]) }
+    func inspect(_ format: String) throws -> String { try engine.checked(["inspect", "-f", format, name]) }
 
     /// The container's pid 1 as the host sees it.
     func hostPID() throws -> Int32 {
@@ -91,7 +81,7 @@ struct DockerContainer {
 
     /// Removes the container, whatever its state (`rm -f` kills it), and the reports.
     func remove() {
-        _ = try? daemon.docker(["rm", "-f", name])
+        _ = try? engine.run(["rm", "-f", name])
         reports.remove()
     }
 }

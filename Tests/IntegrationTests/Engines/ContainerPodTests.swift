@@ -7,8 +7,8 @@ import Testing
 /// SIGTERM, grace and SIGKILL (`docker stop -t terminationGracePeriodSeconds`), the report on a
 /// mounted volume.
 @Suite(.serialized, .timeLimit(.minutes(10)))
-struct DockerPodTests {
-    static let suite = "DockerPodTests"
+struct ContainerPodTests {
+    static let suite = "ContainerPodTests"
 
     /// The pod's container: its `args` (the report's `$(POD_NAME)` filled in), its preStop
     /// command, and `terminationGracePeriodSeconds`.
@@ -34,10 +34,10 @@ struct DockerPodTests {
         var reportName: String { String(DeployExampleTests.value(of: "--report", in: arguments)?.dropFirst("/reports/".count) ?? "") }
     }
 
-    /// The pod's container with `worker` (from Tests/IntegrationTests/Workers) as /usr/local/bin/worker.
-    static func startPod(_ pod: Pod, worker: String = "aware-worker.sh", environment: [String] = []) throws -> DockerContainer {
-        try DockerContainer.start(pod.arguments, options: ["-v", Supervise.worker(worker) + ":/usr/local/bin/worker:ro"]
-                                  + environment.flatMap { ["-e", $0] })
+    /// The pod's container with `aware-worker.sh` as /usr/local/bin/worker (an image built with it has it).
+    static func startPod(on cli: EngineCLI, _ pod: Pod, image: String = EngineContainer.baseImage, environment: [String]) throws -> EngineContainer {
+        let worker = image != EngineContainer.baseImage ? [] : ["-v", Supervise.worker("aware-worker.sh") + ":/usr/local/bin/worker:ro"]
+        return try EngineContainer.start(on: cli, pod.arguments, options: worker + environment.flatMap { ["-e", $0] }, image: image)
     }
 
     /// The states supervise logged for the pod's worker, in order.
@@ -45,11 +45,16 @@ struct DockerPodTests {
         log.split(separator: "\n").filter { $0.hasPrefix("supervise: worker: ") }.map { $0.dropFirst("supervise: worker: ".count) }
     }
 
-    @Test(.skip("Docker", because: EngineGate.skipReason(Dockerd.missingReason, DeployExampleTests.yamlMissingReason), in: suite),
-          .started("dockerd", { Dockerd.startFailure }, in: suite))
-    func thePodsStopSuspendsInPreStopThenStopsCleanlyOnDockerStop() throws {
+    @Test(.skip("container engines", because: EngineGate.skipReason(DeployExampleTests.yamlMissingReason), in: suite), arguments: Engine.allCases)
+    func thePodsStopSuspendsInPreStopThenStopsCleanlyOnTheRuntimesStop(engine: Engine) throws {
+        guard let cli = engine.started(in: Self.suite) else { return }
+        try Self.playThePodsStop(on: cli)
+    }
+
+    /// The pod's container from `image`, stopped as the kubelet stops it, and what shows it went right.
+    static func playThePodsStop(on cli: EngineCLI, image: String = EngineContainer.baseImage) throws {
         let pod = try Pod()
-        let container = try Self.startPod(pod, environment: ["WORKER_ON_BACKGROUND=task", "WORKER_TASK_SECONDS=1"])
+        let container = try startPod(on: cli, pod, image: image, environment: ["WORKER_ON_BACKGROUND=task", "WORKER_TASK_SECONDS=1"])
         defer { container.remove() }
         #expect(eventually(timeout: 30) { (try? container.exec(["test", "-S", "/run/supervise.sock"]))?.status == 0 },
                 "the control socket was never made: \(container.logs())")
@@ -58,14 +63,14 @@ struct DockerPodTests {
         let hook = try container.exec(pod.preStop)
         #expect(hook.status == 0, "the preStop hook: \(hook.output)")
         let stop = Date()
-        let stopped = try container.daemon.docker(["stop", "-t", String(pod.gracePeriod), container.name])
+        let stopped = try container.engine.run(["stop", "-t", String(pod.gracePeriod), container.name])
         #expect(stopped.status == 0, "\(stopped.output)")
         #expect(Date().timeIntervalSince(stop) < Double(pod.gracePeriod), "supervise exited on SIGTERM, before the runtime's SIGKILL")
 
         let status = container.exitStatus(timeout: 5)
         let log = container.logs()
         #expect(status == 0, "a clean stop: \(log)")
-        let states = Self.states(in: log)
+        let states = states(in: log)
         #expect(states.firstIndex(of: "suspended").map { $0 < (states.firstIndex(of: "terminating") ?? 0) } == true,
                 "suspended by the hook, then terminated by SIGTERM: \(states)")
         let report = try container.report(pod.reportName)
