@@ -2,9 +2,9 @@ import Foundation
 import SuperviseTestSupport
 import Testing
 
-/// supervise as pid 1 of a real Docker container, driven as users drive it: `docker kill -s`,
-/// `docker exec … kill -TERM 1`, `docker stop -t` with a worker that ignores SIGTERM, a runtime
-/// grace shorter than supervise's, and `docker pause` of the whole container while a task is open.
+/// supervise as pid 1 of a real Docker or Podman container, driven as users drive it: `kill -s`,
+/// `exec … kill -TERM 1`, `stop -t` with a worker that ignores SIGTERM, and a runtime grace
+/// shorter than supervise's.
 @Suite(.serialized, .timeLimit(.minutes(10)))
 struct ContainerSignalTests {
     static let suite = "ContainerSignalTests"
@@ -42,7 +42,7 @@ struct ContainerSignalTests {
     }
 
     @Test(.skip("container engines", because: EngineGate.skipReason, in: suite), arguments: Engine.allCases)
-    func dockerKillUSR1BackgroundsAndUSR2ForegroundsTheWorker(engine: Engine) throws {
+    func killUSR1BackgroundsAndUSR2ForegroundsTheWorker(engine: Engine) throws {
         guard let cli = engine.started(in: Self.suite) else { return }
         let container = try Self.start(on: cli, ["--grace", "2s"])
         defer { container.remove() }
@@ -61,7 +61,7 @@ struct ContainerSignalTests {
     }
 
     @Test(.skip("container engines", because: EngineGate.skipReason, in: suite), arguments: Engine.allCases)
-    func killTERMOfPidOneThroughDockerExecStopsCleanly(engine: Engine) throws {
+    func killTERMOfPidOneThroughExecStopsCleanly(engine: Engine) throws {
         guard let cli = engine.started(in: Self.suite) else { return }
         let container = try Self.start(on: cli, ["--grace", "2s"])
         defer { container.remove() }

@@ -63,7 +63,7 @@ final class Dockerd: @unchecked Sendable {
     var cli: EngineCLI { EngineCLI(name: "docker", command: [Self.dockerPath, "-H", "unix://" + socket], runOptions: []) }
 
     /// Removes every container, then SIGTERMs the daemon (it stops its containerd) and waits for
-    /// it, SIGKILL after 30 s; removes the private directory.
+    /// it, SIGKILL after 30 s; unmounts what it left and removes the private directory.
     func stop() {
         if process.isRunning {
             let containers = (try? cli.run(["ps", "-aq"]))?.output.split(separator: "\n").map(String.init) ?? []
@@ -73,6 +73,9 @@ final class Dockerd: @unchecked Sendable {
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(atPath: dataRoot + ".pid")
+        // dockerd leaves its network namespace mounted in the exec root (exec/netns/default).
+        let mounts = (ProcessInspector.read("/proc/self/mounts") ?? "").split(separator: "\n").map { $0.split(separator: " ")[1] }
+        for mount in mounts.reversed() where mount.hasPrefix(directory + "/") { umount2(String(mount), Int32(MNT_DETACH)) }
         privateDirectory.remove()
     }
 
