@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import SuperviseTestSupport
 
-/// `examples/systemd` and `examples/kubernetes` can't be run here (no systemd, no cluster, no
-/// container engine): their keys are checked, their `supervise` command lines are run for real
+/// `examples/systemd` and `examples/kubernetes` can't be run here as deployed (no systemd, no
+/// cluster; the engine suites in Engines/ run the containers): their keys are checked, their `supervise` command lines are run for real
 /// (with `true` as the worker), and the stop timeouts are held against the grace.
 @Suite(.blockingThreads, .timeLimit(.minutes(5))) struct DeployExampleTests {
     /// Removed with the suite instance, after each test.

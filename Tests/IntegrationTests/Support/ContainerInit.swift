@@ -85,7 +85,7 @@ enum ContainerInit: CustomTestStringConvertible, Equatable {
     /// Runs `body` with no signal blocked on this thread: a process spawned from a test's thread
     /// inherits its mask (most signals are blocked there), and tini passes its own start-up mask on
     /// to its child, where a runtime gives pid 1 an empty one.
-    private static func withNoSignalBlocked<T>(_ body: () throws -> T) rethrows -> T {
+    static func withNoSignalBlocked<T>(_ body: () throws -> T) rethrows -> T {
         var none = sigset_t(), previous = sigset_t()
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, &previous)

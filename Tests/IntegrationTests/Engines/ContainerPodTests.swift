@@ -1,0 +1,84 @@
+import Foundation
+import SuperviseTestSupport
+import Testing
+
+/// examples/kubernetes/pod.yaml's stop, played by a real Docker: supervise as the container's
+/// pid 1 with the pod's own arguments, its preStop hook through `docker exec`, then the runtime's
+/// SIGTERM, grace and SIGKILL (`docker stop -t terminationGracePeriodSeconds`), the report on a
+/// mounted volume.
+@Suite(.serialized, .timeLimit(.minutes(10)))
+struct ContainerPodTests {
+    static let suite = "ContainerPodTests"
+
+    /// The pod's container: its `args` (the report's `$(POD_NAME)` filled in), its preStop
+    /// command, and `terminationGracePeriodSeconds`.
+    struct Pod {
+        var name: String
+        var arguments: [String]
+        var preStop: [String]
+        var gracePeriod: Int
+
+        init() throws {
+            let pod = try DeployExampleTests.podObject()
+            let spec = try #require(pod["spec"] as? [String: Any])
+            let container = try #require((spec["containers"] as? [[String: Any]])?.first)
+            let podName = try #require((pod["metadata"] as? [String: Any])?["name"] as? String)
+            name = podName
+            arguments = try #require(container["args"] as? [String]).map { $0.replacingOccurrences(of: "$(POD_NAME)", with: podName) }
+            preStop = try #require((((container["lifecycle"] as? [String: Any])?["preStop"] as? [String: Any])?["exec"]
+                                    as? [String: Any])?["command"] as? [String])
+            gracePeriod = try #require(spec["terminationGracePeriodSeconds"] as? Int)
+        }
+
+        /// Where the pod writes its report, under the volume at /reports.
+        var reportName: String { String(DeployExampleTests.value(of: "--report", in: arguments)?.dropFirst("/reports/".count) ?? "") }
+    }
+
+    /// The pod's container with `aware-worker.sh` as /usr/local/bin/worker (an image built with it has it).
+    static func startPod(on cli: EngineCLI, _ pod: Pod, image: String = EngineContainer.baseImage, environment: [String]) throws -> EngineContainer {
+        let worker = image != EngineContainer.baseImage ? [] : ["-v", Supervise.worker("aware-worker.sh") + ":/usr/local/bin/worker:ro"]
+        return try EngineContainer.start(on: cli, pod.arguments, options: worker + environment.flatMap { ["-e", $0] }, image: image)
+    }
+
+    /// The states supervise logged for the pod's worker, in order.
+    static func states(in log: String) -> [Substring] {
+        log.split(separator: "\n").filter { $0.hasPrefix("supervise: worker: ") }.map { $0.dropFirst("supervise: worker: ".count) }
+    }
+
+    @Test(.skip("container engines", because: EngineGate.skipReason(DeployExampleTests.yamlMissingReason), in: suite), arguments: Engine.allCases)
+    func thePodsStopSuspendsInPreStopThenStopsCleanlyOnTheRuntimesStop(engine: Engine) throws {
+        guard let cli = engine.started(in: Self.suite) else { return }
+        try Self.playThePodsStop(on: cli)
+    }
+
+    /// The pod's container from `image`, stopped as the kubelet stops it, and what shows it went right.
+    static func playThePodsStop(on cli: EngineCLI, image: String = EngineContainer.baseImage) throws {
+        let pod = try Pod()
+        let container = try startPod(on: cli, pod, image: image, environment: ["WORKER_ON_BACKGROUND=task", "WORKER_TASK_SECONDS=1"])
+        defer { container.remove() }
+        #expect(eventually(timeout: 30) { (try? container.exec(["test", "-S", "/run/supervise.sock"]))?.status == 0 },
+                "the control socket was never made: \(container.logs())")
+        #expect(try container.exec(["cat", "/proc/1/cmdline"]).output.hasPrefix("/usr/local/bin/supervise\0"), "supervise is pid 1")
+
+        let hook = try container.exec(pod.preStop)
+        #expect(hook.status == 0, "the preStop hook: \(hook.output)")
+        let stop = Date()
+        let stopped = try container.engine.run(["stop", "-t", String(pod.gracePeriod), container.name])
+        #expect(stopped.status == 0, "\(stopped.output)")
+        #expect(Date().timeIntervalSince(stop) < Double(pod.gracePeriod), "supervise exited on SIGTERM, before the runtime's SIGKILL")
+
+        let status = container.exitStatus(timeout: 5)
+        let log = container.logs()
+        #expect(status == 0, "a clean stop: \(log)")
+        let states = states(in: log)
+        #expect(states.firstIndex(of: "suspended").map { $0 < (states.firstIndex(of: "terminating") ?? 0) } == true,
+                "suspended by the hook, then terminated by SIGTERM: \(states)")
+        let report = try container.report(pod.reportName)
+        #expect(report["exit_status"] as? Int == 0)
+        let child = try #require((report["children"] as? [[String: Any]])?.first)
+        let exit = try #require(child["exit"] as? [String: Any], "\(child)")
+        #expect(exit["by"] as? String == "terminate")
+        #expect(exit["in_time"] as? Bool == true)
+        #expect((child["tasks"] as? [[String: Any]])?.count == 1, "the worker's checkpoint in its window: \(child["tasks"] ?? "none")")
+    }
+}
