@@ -2,9 +2,10 @@ import Foundation
 import SuperviseTestSupport
 import Testing
 
+extension EngineSuites {
 /// What freezer supervise's `auto` gets in a real Docker container on this hybrid host, checked
 /// from the host; and `docker pause` of the whole container while the worker holds a task.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(10)))
 struct ContainerFreezerTests {
     static let suite = "ContainerFreezerTests"
 
@@ -137,4 +138,5 @@ struct ContainerFreezerTests {
         #expect(killed - expired >= 999.999, "expire at \(expired) ms, killed at \(killed) ms")
         #expect((report["supervisor_gaps"] as? [Any])?.count == 1, "the pause is one gap: \(report["supervisor_gaps"] ?? "none")")
     }
+}
 }

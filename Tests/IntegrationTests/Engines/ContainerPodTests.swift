@@ -2,11 +2,12 @@ import Foundation
 import SuperviseTestSupport
 import Testing
 
+extension EngineSuites {
 /// examples/kubernetes/pod.yaml's stop, played by a real Docker: supervise as the container's
 /// pid 1 with the pod's own arguments, its preStop hook through `docker exec`, then the runtime's
 /// SIGTERM, grace and SIGKILL (`docker stop -t terminationGracePeriodSeconds`), the report on a
 /// mounted volume.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(10)))
 struct ContainerPodTests {
     static let suite = "ContainerPodTests"
 
@@ -81,4 +82,5 @@ struct ContainerPodTests {
         #expect(exit["in_time"] as? Bool == true)
         #expect((child["tasks"] as? [[String: Any]])?.count == 1, "the worker's checkpoint in its window: \(child["tasks"] ?? "none")")
     }
+}
 }

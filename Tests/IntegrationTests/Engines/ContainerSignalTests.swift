@@ -2,10 +2,11 @@ import Foundation
 import SuperviseTestSupport
 import Testing
 
+extension EngineSuites {
 /// supervise as pid 1 of a real Docker or Podman container, driven as users drive it: `kill -s`,
 /// `exec … kill -TERM 1`, `stop -t` with a worker that ignores SIGTERM, and a runtime grace
 /// shorter than supervise's.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(10)))
 struct ContainerSignalTests {
     static let suite = "ContainerSignalTests"
 
@@ -112,4 +113,5 @@ struct ContainerSignalTests {
         #expect(log.contains("supervise: worker: terminating") && !log.contains("supervise: worker: exited"),
                 "cut off in the ladder: \(log)")
     }
+}
 }

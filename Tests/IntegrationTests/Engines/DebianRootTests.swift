@@ -2,6 +2,7 @@ import Foundation
 import SuperviseTestSupport
 import Testing
 
+extension EngineSuites {
 /// The cached debootstrap roots every engine suite builds on are real Debian roots, made once.
 @Suite(.blockingThreads, .serialized)
 struct DebianRootTests {
@@ -26,4 +27,5 @@ struct DebianRootTests {
         #expect(result.status == 2)
         #expect(result.output.contains("must be letters, digits"))
     }
+}
 }

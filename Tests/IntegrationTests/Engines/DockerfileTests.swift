@@ -2,6 +2,7 @@ import Foundation
 import SuperviseTestSupport
 import Testing
 
+extension EngineSuites {
 /// examples/kubernetes/Dockerfile built for real, unchanged, by the run's private Docker, from
 /// local images named as its FROM lines name them (nothing pulled): `swift:6.3-bookworm` is a
 /// debootstrap root with what `swift build` needs plus this machine's /opt/swift toolchain and its
@@ -9,7 +10,7 @@ import Testing
 /// `debian:bookworm-slim` is the minbase root. The apt-get steps reach Debian's mirror
 /// (`--network host`). The image it makes then passes the pod's stop. Minutes on a first run;
 /// the images stay in the data root.
-@Suite(.serialized, .timeLimit(.minutes(40)))
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(40)))
 struct DockerfileTests {
     static let suite = "DockerfileTests"
     static let builderImage = "swift:6.3-bookworm"
@@ -79,4 +80,5 @@ struct DockerfileTests {
         #expect(linked.status == 0 && !linked.output.contains("not found") && !linked.output.contains("libswift"), "\(linked.output)")
         try ContainerPodTests.playThePodsStop(on: cli, image: Self.builtImage)
     }
+}
 }

@@ -2,6 +2,7 @@ import Foundation
 import SuperviseTestSupport
 import Testing
 
+extension EngineSuites {
 /// `scripts/package.sh` makes a `.deb` and a tarball that install and run where no Swift is: a
 /// clean Debian root (debootstrap's minbase), entered with chroot. The demo's cycle run there proves
 /// the binary's run-time dependencies are the ones the `.deb` declares (README, "Install").
@@ -192,4 +193,5 @@ struct PackageTests {
     static func gunzip(_ path: String) throws -> String {
         try runToEnd(["/bin/gzip", "-dc", path]).output
     }
+}
 }

@@ -2,10 +2,11 @@ import Foundation
 import SuperviseTestSupport
 import Testing
 
+extension EngineSuites {
 /// supervise as pid 1 of a container run by runc alone (what Docker, Podman and the kubelet's
 /// runtimes drive underneath): the pod's stop as a runtime plays it with `runc exec` and
 /// `runc kill`, the signals users send, and the freezer `auto` gets in runc's default container.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.blockingThreads, .serialized, .timeLimit(.minutes(10)))
 struct RuncTests {
     static let suite = "RuncTests"
 
@@ -62,4 +63,5 @@ struct RuncTests {
         #expect(child?["freezer"] as? String == "sigstop", "\(container.logs)")
         #expect((child?["exit"] as? [String: Any])?["by"] as? String == "terminate")
     }
+}
 }

@@ -2,6 +2,7 @@ import Foundation
 import SuperviseTestSupport
 import Testing
 
+extension EngineSuites {
 /// examples/systemd/supervise-worker.service, installed as shipped, under a real systemd as pid 1
 /// (`systemd-nspawn -b` on a Debian bookworm root, systemd 252): what docs/deploy.md, "systemd",
 /// says the unit does (issue 26). Variations are drop-ins; the shipped file is bound in unchanged.
@@ -134,4 +135,5 @@ import Testing
         #expect(try machine.property("NRestarts") == "0", "RestartPreventExitStatus=125: \(machine.journal())")
         #expect(machine.journal().contains("--freezer cgroup2 can't be used here: cgroup v2 at \(Self.unitCgroup) is a systemd service's"))
     }
+}
 }

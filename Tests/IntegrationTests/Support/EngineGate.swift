@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// The gate of the engine suites (Docker, runc, Podman, systemd-nspawn, the `.deb`): they take
 /// minutes on a first run, so a developer's quick `SUPERVISE_SKIP_ENGINES=1 swift test` skips them
@@ -14,3 +15,8 @@ enum EngineGate {
         skipReason ?? reasons.lazy.compactMap { $0 }.first
     }
 }
+
+/// The engine suites, one at a time: each starts daemons, boots machines or builds images that
+/// take both cores for minutes, so two at once would push each other (and the timing bounds of
+/// the suites beside them) past their limits. Each is declared in an extension of this one.
+@Suite(.serialized) enum EngineSuites {}
