@@ -186,8 +186,10 @@ for target in "${targets[@]}"; do
             if [[ $used == 0 ]]; then
                 [[ -e $work/types-$module ]] || declared_types "$module" >"$work/types-$module"
                 # The file's identifiers outside comments, against the types the module declares.
+                # grep reads to the end (no -q): under a parent that ignores SIGPIPE (swift test),
+                # sort would otherwise fail writing to a pipe closed at the first match, aloud.
                 sed -E 's|//.*||' "$file" | grep -oE '[A-Za-z_][A-Za-z0-9_]*' | sort -u \
-                    | grep -qxFf "$work/types-$module" && used=1
+                    | grep -xFf "$work/types-$module" >/dev/null && used=1
             fi
             if [[ $used == 0 ]]; then
                 echo "$file: imports $module but uses nothing of it: remove the import"
