@@ -134,8 +134,10 @@ import SuperviseTestSupport
     @Test func afterTheMainProcessExitedOnlyTheTreeIsReached() throws {
         let socket = directory + "/s"
         let left = directory + "/left.HUP"
+        // The main process exits only once the one it leaves has its traps: else the supervisor's
+        // SIGTERM to what is left behind could come first, and end it.
         let script = "(trap 'echo . >> \(left)' HUP; trap '' TERM; echo > \(directory)/left.ready; "
-            + "while :; do sleep 0.05; done) & exit 0"
+            + "while :; do sleep 0.05; done) & while [ ! -e \(directory)/left.ready ]; do sleep 0.01; done; exit 0"
         let supervise = try LiveSupervise(["--control", "none", "--socket", socket, "--name", "w", "--grace", "4",
                                            "--signal", "HUP=forward", "--", "sh", "-c", script])
         defer { supervise.stop() }

@@ -2,12 +2,12 @@ import Foundation
 import Testing
 
 /// The gate of the engine suites (Docker, runc, Podman, systemd-nspawn, the `.deb`): they take
-/// minutes on a first run, so a developer's quick `SUPERVISE_SKIP_ENGINES=1 swift test` skips them
+/// minutes on a first run, so a developer's quick `SKIP_ENGINE_TESTS=1 swift test` skips them
 /// with the reason printed; `.ci/run` never sets it, so CI always runs them.
 enum EngineGate {
     /// Why the engine suites are skipped on this run, or nil.
-    static let skipReason: String? = ProcessInfo.processInfo.environment["SUPERVISE_SKIP_ENGINES"] == "1"
-        ? "SUPERVISE_SKIP_ENGINES=1 is set (CI runs these)" : nil
+    static let skipReason: String? = ProcessInfo.processInfo.environment["SKIP_ENGINE_TESTS"] == "1"
+        ? "SKIP_ENGINE_TESTS=1 is set (CI runs these)" : nil
 
     /// The first reason of `reasons` that is not nil, after the gate's own: what a suite passes to
     /// `.skip(_:because:in:)` when it also needs an engine the machine may lack.
