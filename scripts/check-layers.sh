@@ -185,9 +185,12 @@ for target in "${targets[@]}"; do
             done
             if [[ $used == 0 ]]; then
                 [[ -e $work/types-$module ]] || declared_types "$module" >"$work/types-$module"
+            fi
+            # (None to look for, as for Glibc: grep given no pattern would not read its input.)
+            if [[ $used == 0 && -s $work/types-$module ]]; then
                 # The file's identifiers outside comments, against the types the module declares.
                 # grep reads to the end (no -q): under a parent that ignores SIGPIPE (swift test),
-                # sort would otherwise fail writing to a pipe closed at the first match, aloud.
+                # sort would otherwise fail aloud writing to a pipe closed early.
                 sed -E 's|//.*||' "$file" | grep -oE '[A-Za-z_][A-Za-z0-9_]*' | sort -u \
                     | grep -xFf "$work/types-$module" >/dev/null && used=1
             fi
