@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import SuperviseTestSupport
+import SuperviseLifecycle
 @testable import SuperviseSystem
 
 /// A helper process (the picture's `supervise report`): its descriptors, signals and status,
@@ -24,8 +25,8 @@ import SuperviseTestSupport
     }
 
     @Test func itsExitStatusAndTheSignalThatEndedItAreSaid() {
-        #expect(Self.sh("exit 3") == .exited(3))
-        #expect(Self.sh("exit 0") == .exited(0))
+        #expect(Self.sh("exit 3") == .ended(.exited(3)))
+        #expect(Self.sh("exit 0") == .ended(.exited(0)))
         // The supervisor blocks the signals it reads from its signalfd; the helper starts with none blocked.
         var terminate = sigset_t(), before = sigset_t()
         sigemptyset(&terminate)
@@ -40,9 +41,9 @@ import SuperviseTestSupport
             """
         let program = Self.text(mask)
         #expect(HelperProcess.run(["awk", "-f", "/dev/stdin", "/proc/self/status"], stdin: program,
-                                  timeout: .seconds(20), program: "/usr/bin/awk") == .exited(0))
+                                  timeout: .seconds(20), program: "/usr/bin/awk") == .ended(.exited(0)))
         close(program)
-        #expect(Self.sh("kill -TERM $$; sleep 5") == .killed(signal: SIGTERM))
+        #expect(Self.sh("kill -TERM $$; sleep 5") == .ended(.signaled(SIGTERM)))
         pthread_sigmask(SIG_SETMASK, &before, nil)
         #expect(HelperProcess.run(["x"], stdin: 0, timeout: .seconds(5), program: "/nonexistent/x")
                 == .notStarted("no such file or directory"))
@@ -60,7 +61,7 @@ import SuperviseTestSupport
         let leaked = dup(file)
         defer { close(leaked) }
         #expect(Self.sh("read status < /proc/self/fd/0; [ -e /proc/$$/fd/\(leaked) ] && exit 99; exit $status",
-                        stdin: file) == .exited(7))
+                        stdin: file) == .ended(.exited(7)))
     }
 
     @Test func oneThatRunsPastItsTimeIsKilled() {

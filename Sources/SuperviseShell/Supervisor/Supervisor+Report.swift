@@ -48,9 +48,9 @@ extension Supervisor {
                                         stdin: fd, timeout: Self.pictureTimeout)
         let why: String
         switch outcome {
-        case .exited(0): return true
-        case .exited(let status): why = "'supervise report' exited with status \(status)"
-        case .killed(let signal): why = "'supervise report' was killed by \(SignalName.describe(signal))"
+        case .ended(.exited(0)): return true
+        case .ended(.exited(let status)): why = "'supervise report' exited with status \(status)"
+        case .ended(.signaled(let signal)): why = "'supervise report' was killed by \(SignalName.describe(signal))"
         case .timedOut: why = "'supervise report' took over \(Self.pictureTimeout) and was killed"
         case .notStarted(let reason): why = "'supervise report' could not be started: \(reason)"
         }

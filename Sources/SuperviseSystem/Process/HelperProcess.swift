@@ -1,5 +1,6 @@
 import SuperviseSystemCall
 import Glibc
+import SuperviseLifecycle
 import SystemPackage
 import _SuperviseCShims
 
@@ -13,10 +14,8 @@ import _SuperviseCShims
 public enum HelperProcess {
     /// How a helper ended.
     public enum Outcome: Equatable, Sendable {
-        /// It exited with this status (0 is success).
-        case exited(Int32)
-        /// A signal ended it (shell status 128 + N).
-        case killed(signal: Int32)
+        /// It exited (`.exited(0)` is success) or a signal ended it.
+        case ended(ChildTermination)
         /// It was still running after the timeout, and was killed.
         case timedOut
         /// It could not be started: why, as a sentence.
@@ -44,8 +43,7 @@ public enum HelperProcess {
             _ = valueOrErrno { waitpid(pid, &status, 0) }
             return .timedOut
         }
-        if status & 0x7f == 0 { return .exited((status >> 8) & 0xff) }  // WIFEXITED, WEXITSTATUS
-        return .killed(signal: status & 0x7f)
+        return .ended(ChildTermination(waitStatus: status))
     }
 
     private static func start(_ program: String, _ arguments: [String], stdin: Int32) -> Result<pid_t, Errno> {
