@@ -128,6 +128,39 @@ public enum Descriptor {
         _ = Glibc.close(fd)
     }
 
+    /// One name in a directory.
+    public struct DirectoryEntry: Equatable, Sendable {
+        public var name: String
+        /// What `readdir` says it is (`DT_DIR`, `DT_REG`, …; `DT_UNKNOWN` where the file system
+        /// doesn't say).
+        public var type: UInt8
+    }
+
+    /// The entries of the directory open as `directory` (`.` and `..` left out), read through a
+    /// descriptor of their own: `directory` stays open and where it was.
+    public static func directoryEntries(_ directory: Int32) -> Result<[DirectoryEntry], Errno> {
+        valueOrErrno { openat(directory, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) }.flatMap { listing in
+            pointerOrErrno { fdopendir(listing) }.mapError { error in
+                close(listing)
+                return error
+            }
+        }.flatMap { stream in
+            defer { closedir(stream) }
+            var entries: [DirectoryEntry] = []
+            while true {
+                // readdir returns nil at the end, and sets errno only when it failed.
+                errno = 0
+                guard let entry = readdir(stream) else {
+                    return errno == 0 ? .success(entries) : .failure(Errno(rawValue: errno))
+                }
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+                }
+                if name != ".", name != ".." { entries.append(DirectoryEntry(name: name, type: entry.pointee.d_type)) }
+            }
+        }
+    }
+
     /// Whether `fd` is a terminal.
     public static func isTerminal(_ fd: Int32) -> Bool {
         isatty(fd) == 1

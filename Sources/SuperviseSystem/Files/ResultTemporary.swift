@@ -68,18 +68,8 @@ struct ResultTemporary {
     /// never another kind of file, never a file of another name; every step is made through the
     /// directory's descriptor and the file's own. Returns how many were removed.
     static func sweep(in directory: Int32, for destination: String, owners: [UInt32]) -> Int {
-        let listing = openat(directory, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard listing >= 0 else { return 0 }
-        guard let stream = fdopendir(listing) else {
-            close(listing)
-            return 0
-        }
-        var candidates: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if matches(name, for: destination) { candidates.append(name) }
-        }
-        closedir(stream)
+        guard case .success(let entries) = Descriptor.directoryEntries(directory) else { return 0 }
+        let candidates = entries.map(\.name).filter { matches($0, for: destination) }
         return candidates.filter { removeIfStale($0, in: directory, owners: owners) }.count
     }
 

@@ -42,20 +42,10 @@ enum FileIO {
 
     /// The names of the subdirectories of `path`.
     static func subdirectories(of path: String) -> Result<[String], Errno> {
-        pointerOrErrno { opendir(path) }.flatMap { directory in
-            defer { closedir(directory) }
-            var names: [String] = []
-            while true {
-                // readdir returns nil at the end, and sets errno only when it failed.
-                errno = 0
-                guard let entry = readdir(directory) else {
-                    return errno == 0 ? .success(names) : .failure(Errno(rawValue: errno))
-                }
-                guard entry.pointee.d_type == UInt8(DT_DIR) else { continue }
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-                }
-                if name != ".", name != ".." { names.append(name) }
+        open(path, O_RDONLY | O_DIRECTORY).flatMap { directory in
+            defer { Descriptor.close(directory) }
+            return Descriptor.directoryEntries(directory).map { entries in
+                entries.filter { $0.type == UInt8(DT_DIR) }.map(\.name)
             }
         }
     }
