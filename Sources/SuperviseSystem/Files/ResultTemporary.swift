@@ -49,10 +49,10 @@ struct ResultTemporary {
             case .success(let fd):
                 switch valueOrErrno({ flock(fd, LOCK_EX | LOCK_NB) }) {
                 case .failure(.wouldBlock):
-                    close(fd)  // a sweep holds it and removes it
+                    Descriptor.close(fd)  // a sweep holds it and removes it
                     continue
                 case .success where !names(directory, name, fd):
-                    close(fd)  // a sweep removed it before the lock
+                    Descriptor.close(fd)  // a sweep removed it before the lock
                     continue
                 case .success, .failure:
                     // Without flock here the file stays unlocked, and no sweep can lock it to remove it.
@@ -79,16 +79,18 @@ struct ResultTemporary {
     private static func removeIfStale(_ name: String, in directory: Int32, owners: [UInt32]) -> Bool {
         guard case .success(let place) = valueOrErrno({ openat(directory, name, _SUPERVISE_O_PATH | O_NOFOLLOW | O_CLOEXEC) })
         else { return false }
-        defer { close(place) }
+        defer { Descriptor.close(place) }
         var status = stat()
-        guard fstat(place, &status) == 0, status.st_mode & S_IFMT == S_IFREG, owners.contains(status.st_uid),
+        guard case .success = valueOrErrno({ fstat(place, &status) }), status.st_mode & S_IFMT == S_IFREG,
+              owners.contains(status.st_uid),
               case .success(let fd) = valueOrErrno({ open("/proc/self/fd/\(place)", O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) })
         else { return false }
-        defer { close(fd) }
+        defer { Descriptor.close(fd) }
         guard FileIdentity(fd, "", flags: _SUPERVISE_AT_EMPTY_PATH) == FileIdentity(status),
-              flock(fd, LOCK_EX | LOCK_NB) == 0, names(directory, name, fd)
+              case .success = valueOrErrno({ flock(fd, LOCK_EX | LOCK_NB) }), names(directory, name, fd)
         else { return false }
-        return unlinkat(directory, name, 0) == 0
+        if case .success = valueOrErrno({ unlinkat(directory, name, 0) }) { return true }
+        return false
     }
 
     /// Whether `name` in `directory` is still the file open as `fd`.
