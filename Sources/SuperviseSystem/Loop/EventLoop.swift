@@ -32,6 +32,8 @@ public final class EventLoop {
 
     public static let readable = UInt32(EPOLLIN.rawValue)
     public static let writable = UInt32(EPOLLOUT.rawValue)
+    /// Urgent data; what a pressure stall trigger (``PressureTrigger``) reports when it fires.
+    public static let priority = UInt32(EPOLLPRI.rawValue)
     /// The other end is gone or the descriptor failed: reported whatever the mask.
     public static let closed = UInt32(EPOLLERR.rawValue) | UInt32(EPOLLHUP.rawValue)
 
