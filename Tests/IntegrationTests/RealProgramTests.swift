@@ -102,6 +102,8 @@ import SuperviseTestSupport
         let status = try #require(supervise.status())
         let child = try #require((status["pid"] as? Int).map(Int32.init))
         cgroup = status["cgroup"] as? String
+        // nginx writes its pid file by truncating, then writing: it may be read empty once.
+        try #require(eventually(timeout: 10) { server.masterPid != nil }, "nginx wrote no pid file:\n\(server.errorLog)")
         let master = try #require(server.masterPid)
         #expect(daemon ? master != child : master == child, "master \(master), supervise's child \(child)")
         // With daemon on, the master was reparented to supervise (a subreaper), out of the child's tree.

@@ -19,7 +19,8 @@ import SuperviseTestSupport
     /// description with the shell and `cat`.
     @Test func aBackgroundSupervisorLeavesTheTerminalBlocking() throws {
         let session = try TerminalSession.play([
-            .send("\(TerminalSession.supervise) -- sleep 30 &\n"), .prompt, .pause(1),
+            // Its start-up lines are silenced: printed after the prompt, they would hide it.
+            .send("\(TerminalSession.supervise) --log-level warning -- sleep 30 &\n"), .prompt, .pause(1),
             .send("cat\n"), .pause(0.5), .send("typed\n"), .expect(#"typed\r\ntyped\r\n"#),
             .send("\u{04}"), .prompt,
             .send("kill %1; wait\n"), .prompt,

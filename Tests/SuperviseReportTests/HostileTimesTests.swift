@@ -6,7 +6,7 @@ import Testing
 /// usual size in the usual time: nothing drawn loops over a time range (a report at 1.7e308 ms
 /// once made the axis's loop spin for ever, its end being infinite), and nothing drawn per task
 /// looks at every record of the lane.
-@Suite(.timeLimit(.minutes(1))) struct HostileTimesTests {
+@Suite(.timeLimit(.minutes(5))) struct HostileTimesTests {
     typealias Report = HtmlReportTests
 
     /// A run of one worker whose every time is `at`.

@@ -6,7 +6,7 @@ import SuperviseLifecycle
 
 /// A helper process (the picture's `supervise report`): its descriptors, signals and status,
 /// and a bounded wait. Run with sh and sleep in place of this program.
-@Suite(.timeLimit(.minutes(1))) struct HelperProcessTests {
+@Suite(.timeLimit(.minutes(5))) struct HelperProcessTests {
     /// Runs `sh -c script` as the helper, `stdin` at fd 0 (/dev/null when not given).
     static func sh(_ script: String, stdin: Int32? = nil, timeout: Duration = .seconds(20)) -> HelperProcess.Outcome {
         let input = stdin ?? open("/dev/null", O_RDONLY | O_CLOEXEC)
