@@ -30,6 +30,8 @@ public struct RunCore: Sendable {
     private var commandsStopped = false
     /// How many terminating signals came: the second kills.
     var terminationSignals = 0
+    /// The children the last stop of the job stopped, for `fg` to continue.
+    var stoppedWithJob: [Int] = []
 
     public init(settings: Settings) {
         self.settings = settings
@@ -81,6 +83,10 @@ public struct RunCore: Sendable {
         case .ended(let children):
             outcome.violationKill = children.contains(where: \.killedForViolation)
             return []
+        case .jobStopping(let signal, let name, let cause, let children):
+            return jobStopping(signal, name, cause: cause, children)
+        case .jobContinued:
+            return jobContinued()
         }
     }
 

@@ -21,6 +21,11 @@ public enum RunInput: Equatable, Sendable {
     case resultFileFailed
     /// Every child is done and the run is over: the children as they ended.
     case ended([RunChild])
+    /// The job stops on `signal` (called `name`), for `cause` (a terminal's Ctrl-Z, as
+    /// ``TerminalJobControl`` took it), the supervisor after its children.
+    case jobStopping(signal: Int32, name: String, cause: String, children: [RunChild])
+    /// The supervisor was continued after a stop of the job (`fg` or `bg`).
+    case jobContinued
 }
 
 /// What the signal table says to do with a signal the supervisor received.

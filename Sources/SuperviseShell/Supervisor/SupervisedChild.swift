@@ -73,9 +73,6 @@ final class SupervisedChild {
     /// The earliest instant this child needs the loop to wake up for.
     var nextDeadline: Instant? { status.nextDeadline }
 
-    /// A run was spawned and something of its tree may still be running.
-    var hasProcesses: Bool { pid > 0 && !isFinished }
-
     // MARK: - Inputs
 
     /// Feeds `input` to the core, after reading what the child already wrote (the
