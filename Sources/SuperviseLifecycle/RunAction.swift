@@ -15,6 +15,8 @@ public enum RunAction: Equatable, Sendable {
     case send(Int32, SignalRecipients, child: Int, note: String)
     /// Records `text` in `child`'s timeline.
     case note(child: Int, String)
+    /// A line of `child`'s log.
+    case childLog(child: Int, RunLogLevel, String)
     /// Stops the job as a terminal's Ctrl-Z would, on `signal` (``TerminalJobControl`` decides how).
     case stopJob(signal: Int32)
     /// No further stdin command runs.

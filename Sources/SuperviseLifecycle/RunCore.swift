@@ -13,11 +13,16 @@ public struct RunCore: Sendable {
         public var violationStatus: Int32 = 124
         /// The exit status when no freezer could be had (125, or 2 for a config's choice).
         public var freezersUnavailableStatus: Int32 = 125
+        /// `--suspended-memory`: the most memory the suspended children may hold together, in
+        /// bytes; `nil`, no budget.
+        public var suspendedMemory: UInt64?
 
-        public init(keepRunning: Bool = false, violationStatus: Int32 = 124, freezersUnavailableStatus: Int32 = 125) {
+        public init(keepRunning: Bool = false, violationStatus: Int32 = 124, freezersUnavailableStatus: Int32 = 125,
+                    suspendedMemory: UInt64? = nil) {
             self.keepRunning = keepRunning
             self.violationStatus = violationStatus
             self.freezersUnavailableStatus = freezersUnavailableStatus
+            self.suspendedMemory = suspendedMemory
         }
     }
 
@@ -87,6 +92,8 @@ public struct RunCore: Sendable {
             return jobStopping(signal, name, cause: cause, children)
         case .jobContinued:
             return jobContinued()
+        case .weighSuspendedMemory(let children):
+            return reclaimOverBudget(children)
         }
     }
 
@@ -176,21 +183,33 @@ public struct RunChild: Equatable, Sendable {
     public var mainProcessAlive: Bool
     /// Some run of it was killed for a violation (``ChildCore/killedForViolation``).
     public var killedForViolation: Bool
+    /// When it was last verified frozen, while it is `suspended`.
+    public var suspendedSince: Instant?
+    /// Its `priority`: lower is reclaimed first between children suspended at the same instant.
+    public var priority: Int
+    /// Its resident memory when its freeze was last verified, in bytes.
+    public var frozenMemory: UInt64
 
     public init(name: String, status: ChildStatus, wrappedUp: Bool, pid: Int32, mainProcessAlive: Bool,
-                killedForViolation: Bool) {
+                killedForViolation: Bool, suspendedSince: Instant? = nil, priority: Int = 0, frozenMemory: UInt64 = 0) {
         self.name = name
         self.status = status
         self.wrappedUp = wrappedUp
         self.pid = pid
         self.mainProcessAlive = mainProcessAlive
         self.killedForViolation = killedForViolation
+        self.suspendedSince = suspendedSince
+        self.priority = priority
+        self.frozenMemory = frozenMemory
     }
 
     /// The child `name` whose rules are `core`'s.
-    public init(name: String, core: ChildCore, wrappedUp: Bool, pid: Int32, mainProcessAlive: Bool) {
+    public init(name: String, core: ChildCore, wrappedUp: Bool, pid: Int32, mainProcessAlive: Bool,
+                priority: Int = 0, frozenMemory: UInt64 = 0) {
+        let suspendedSince = core.status.state == .suspended ? core.lifecycle.stateEnteredAt : nil
         self.init(name: name, status: core.status, wrappedUp: wrappedUp, pid: pid, mainProcessAlive: mainProcessAlive,
-                  killedForViolation: core.killedForViolation)
+                  killedForViolation: core.killedForViolation, suspendedSince: suspendedSince, priority: priority,
+                  frozenMemory: frozenMemory)
     }
 
     /// A run was spawned and something of its tree may still be running.

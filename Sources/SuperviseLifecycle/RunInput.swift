@@ -26,6 +26,9 @@ public enum RunInput: Equatable, Sendable {
     case jobStopping(signal: Int32, name: String, cause: String, children: [RunChild])
     /// The supervisor was continued after a stop of the job (`fg` or `bg`).
     case jobContinued
+    /// Between inputs: the children, with what their suspended ones hold, weighed against the
+    /// `--suspended-memory` budget.
+    case weighSuspendedMemory([RunChild])
 }
 
 /// What the signal table says to do with a signal the supervisor received.

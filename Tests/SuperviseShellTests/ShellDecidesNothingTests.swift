@@ -10,13 +10,14 @@ import Testing
 
     /// What only a rule reads: a child's pending restart or order to terminate, the options the
     /// run's rules take, a violation kill, who a signal reaches, what a mistake does, the
-    /// terminating signals counted, the facts behind the exit status, and which children a stop
-    /// of the job stops (a child with processes, in a state that runs).
+    /// terminating signals counted, the facts behind the exit status, which children a stop of
+    /// the job stops (a child with processes, in a state that runs), and which suspended children
+    /// the memory budget reclaims.
     static let ruleFacts = [
         "restartPending", "toldToTerminate", "keepRunning", "violationStatus", "freezerUnavailableStatus",
         "killedForViolation", ".recipients(", "mistakes ==", "terminationSignals", "outcome.count(",
         "outcome.supervisorFailed", "outcome.violationKill", "outcome.scriptStepFailed",
-        "stopsWithJob", "hasProcesses",
+        "stopsWithJob", "hasProcesses", "suspendedMemory", "ReclaimPlan.",
     ]
 
     /// The lines of `source`, comments aside, that read a rule's fact.

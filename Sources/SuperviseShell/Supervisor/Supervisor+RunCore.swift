@@ -14,7 +14,8 @@ extension Supervisor {
     /// it out of `childrenByPID`).
     func runChild(_ child: SupervisedChild) -> RunChild {
         RunChild(name: child.name, core: child.core, wrappedUp: child.wrappedUp, pid: child.pid,
-                 mainProcessAlive: childrenByPID[child.pid] === child)
+                 mainProcessAlive: childrenByPID[child.pid] === child, priority: child.spec.priority,
+                 frozenMemory: child.frozenMemory)
     }
 
     /// Every child as the run's rules see it, in the run's order.
@@ -51,6 +52,8 @@ extension Supervisor {
                 children[place].unit.send(signal, to: recipients)
             case .note(let place, let text):
                 children[place].record(.note, text, at: now)
+            case .childLog(let place, let level, let line):
+                children[place].logger.log(level: level.loggerLevel, "\(line)")
             case .stopJob(let signal):
                 stopJob(onSignal: signal)
             case .stopCommands:
