@@ -15,6 +15,9 @@ public enum RunAction: Equatable, Sendable {
     case send(Int32, SignalRecipients, child: Int, note: String)
     /// Records `text` in `child`'s timeline.
     case note(child: Int, String)
+    /// Looks at the tree of `child`, whose main process exited, and hands its core `treeEmptied`
+    /// if nothing of it is left.
+    case checkTreeEmpty(child: Int)
     /// A line of `child`'s log.
     case childLog(child: Int, RunLogLevel, String)
     /// Stops the job as a terminal's Ctrl-Z would, on `signal` (``TerminalJobControl`` decides how).

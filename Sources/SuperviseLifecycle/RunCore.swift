@@ -94,6 +94,8 @@ public struct RunCore: Sendable {
             return jobContinued()
         case .weighSuspendedMemory(let children):
             return reclaimOverBudget(children)
+        case .reaped(let children):
+            return reaped(children)
         }
     }
 

@@ -26,6 +26,9 @@ public enum RunInput: Equatable, Sendable {
     case jobStopping(signal: Int32, name: String, cause: String, children: [RunChild])
     /// The supervisor was continued after a stop of the job (`fg` or `bg`).
     case jobContinued
+    /// Every status the kernel had was collected (exits, stops, continues, orphans): the
+    /// children as they are after it.
+    case reaped([RunChild])
     /// Between inputs: the children, with what their suspended ones hold, weighed against the
     /// `--suspended-memory` budget.
     case weighSuspendedMemory([RunChild])

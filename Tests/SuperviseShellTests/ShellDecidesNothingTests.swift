@@ -56,6 +56,18 @@ import Testing
         #expect(Self.decisions(in: source) == ["if child.status.restartPending { start(child, at: now) }"])
     }
 
+    /// The shell looks at an exited child's tree only when a core asks (``RunAction/checkTreeEmpty(child:)``,
+    /// ``LifecycleAction/checkTreeEmpty``): one line hands a core `treeEmptied`, after that look.
+    @Test func aTreeIsLookedAtOnlyWhenACoreAsks() throws {
+        var found: [String] = []
+        for file in try Self.shellFiles() {
+            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            found += lines.filter { !$0.hasPrefix("//") && $0.contains(".treeEmptied") }
+        }
+        #expect(found == ["if unit.isEmpty() { handle(.treeEmptied, at: now) }"])
+    }
+
     /// The control server never calls the supervisor back: it takes no closure, and keeps the
     /// lines it reads until the supervisor takes them (docs/architecture.md, "The three paths").
     @Test func theControlServerTakesNoCallBack() throws {

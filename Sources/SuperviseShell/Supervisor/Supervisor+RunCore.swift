@@ -52,6 +52,8 @@ extension Supervisor {
                 children[place].unit.send(signal, to: recipients)
             case .note(let place, let text):
                 children[place].record(.note, text, at: now)
+            case .checkTreeEmpty(let place):
+                children[place].checkTreeEmpty(at: now)
             case .childLog(let place, let level, let line):
                 children[place].logger.log(level: level.loggerLevel, "\(line)")
             case .stopJob(let signal):
