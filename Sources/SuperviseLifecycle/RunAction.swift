@@ -26,8 +26,19 @@ public enum RunAction: Equatable, Sendable {
     case stopCommands
     /// Records a stdin step that failed the run.
     case stepFailed(ScriptStepKind, line: Int, text: String, reason: String, children: [String])
-    /// Refuses the command being run, for `reason`: to its client, or in the log for stdin.
+    /// Refuses the command being run, for `reason`, wherever it came from
+    /// (``RunCore/refusal(_:of:from:)`` routes it).
     case refuse(String)
+    /// An error line in the log: stdin line `line`, `text`, was refused for `reason` (quoted as
+    /// the stdin reader's `CommandEcho` allows).
+    case refuseOnStdin(line: Int, text: String, reason: String)
+    /// An error line in the log: stdin line `line` is not a command (`message` quotes it,
+    /// `problem` does not).
+    case ignoreOnStdin(line: Int, message: String, problem: String)
+    /// One of the refusals the control client being answered gets, and a notice in the log.
+    case refuseToClient(text: String, reason: String)
+    /// The control client being answered gets a usage error: its line is not a command.
+    case usageErrorToClient(String)
 }
 
 /// How loud a ``RunAction/log(_:_:)`` line is: the shell's logger levels the run uses.

@@ -77,8 +77,8 @@ public struct RunCore: Sendable {
         case .childExited(let name, let exit):
             outcome.count(exit.countedStatus, of: name)
             return []
-        case .commandMistake(let line, let text, let reason, let mistakes):
-            return commandMistake(line, text, reason, mistakes)
+        case .commandRejected(let text, let rejection, let source):
+            return rejected(text, rejection, from: source)
         case .waitFailed(let line, let text, let reason, let children):
             outcome.scriptStepFailed = true
             return [.stepFailed(.wait, line: line, text: text, reason: reason, children: children), .refuse(reason)]
@@ -103,7 +103,7 @@ public struct RunCore: Sendable {
     /// file (``CommandMistakes/endTheRun``): no further command runs, every child is terminated
     /// gracefully (as `terminate all`), and the exit status becomes 123. On a terminal, or with
     /// `--keep-going`, nothing more than the refusal already logged.
-    private mutating func commandMistake(_ line: Int, _ text: String, _ reason: String,
+    mutating func commandMistake(_ line: Int, _ text: String, _ reason: String,
                                          _ mistakes: CommandMistakes) -> [RunAction] {
         guard mistakes == .endTheRun, !commandsStopped else { return [] }
         commandsStopped = true

@@ -13,8 +13,8 @@ public enum RunInput: Equatable, Sendable {
     case spawnFailed(child: Int, name: String, commandStatus: Int32?, message: String)
     /// A run of the child `name` exited, as its core recorded.
     case childExited(name: String, ExitRecord)
-    /// Stdin line `line` can't be run as written, for `reason`; `mistakes` says what that does.
-    case commandMistake(line: Int, text: String, reason: String, mistakes: CommandMistakes)
+    /// The command line `text`, from `source`, is not run at all (``CommandRejection``).
+    case commandRejected(text: String, CommandRejection, from: CommandSource)
     /// The `wait` of stdin line `line` failed, for `reason`, waiting for `children`.
     case waitFailed(line: Int, text: String, reason: String, children: [String])
     /// A result file (`--junit`, `--report`, `--html`) could not be written.

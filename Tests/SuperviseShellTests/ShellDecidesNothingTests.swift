@@ -68,6 +68,22 @@ import Testing
         #expect(found == ["if unit.isEmpty() { handle(.treeEmptied, at: now) }"])
     }
 
+    /// Where a refusal goes is the core's (``RunCore/refusal(_:of:from:)``,
+    /// ``RunInput/commandRejected(text:_:from:)``): the lines that deliver one — to a client's
+    /// refusals or usage error, or as a stdin line's error in the log — are only the carrying
+    /// out of the core's actions, in `Supervisor+RunCore.swift`.
+    @Test func aRefusalIsDeliveredOnlyWhereTheCoreRoutesIt() throws {
+        let deliveries = ["client.refusals.append", "client.usageError =", ".refused(line:", ".ignored(line:"]
+        var found: [String] = []
+        for file in try Self.shellFiles() where file.lastPathComponent != "Supervisor+RunCore.swift" {
+            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            found += lines.filter { line in !line.hasPrefix("//") && deliveries.contains { line.contains($0) } }
+                .map { "\(file.lastPathComponent): \($0)" }
+        }
+        #expect(found == [])
+    }
+
     /// The control server never calls the supervisor back: it takes no closure, and keeps the
     /// lines it reads until the supervisor takes them (docs/architecture.md, "The three paths").
     @Test func theControlServerTakesNoCallBack() throws {

@@ -1,3 +1,4 @@
+import SuperviseConfig
 import SuperviseLifecycle
 import SuperviseSystem
 import Logging
@@ -28,7 +29,8 @@ extension Supervisor {
     var runIsOver: Bool { core.isOver(runChildren, commandSources) }
 
     /// Carries out the run core's actions in order; a child's input is decided at `now`, and a
-    /// refusal goes where the command being run came from (`origin`, its `text`).
+    /// refusal goes where the core routes it (``RunCore/refusal(_:of:from:)``) from the command
+    /// being run (`origin`, its `text`).
     func perform(_ actions: [RunAction], at now: Instant = MonotonicClock.now(), for origin: CommandOrigin? = nil,
                  text: String = "") {
         for action in actions {
@@ -38,7 +40,7 @@ extension Supervisor {
             case .feed(let place, let input):
                 let child = children[place]
                 for reason in child.handle(input, at: now) {
-                    if let origin { refuse(origin, text, "\(child.name): \(reason)") }
+                    perform(RunCore.refusal("\(child.name): \(reason)", of: text, from: origin.map(source(of:))), for: origin, text: text)
                 }
                 if child.takeRunRequest() { start(child, at: now) }
             case .wrapUp(let place):
@@ -63,7 +65,18 @@ extension Supervisor {
             case .stepFailed(let kind, let line, let text, let reason, let culprits):
                 failedSteps.append(FailedStep(kind: kind, line: line, text: text, reason: reason, children: culprits))
             case .refuse(let reason):
-                if let origin { refuse(origin, text, reason) }
+                perform(RunCore.refusal(reason, of: text, from: origin.map(source(of:))), for: origin, text: text)
+            case .refuseOnStdin(let line, let quoted, let reason):
+                logger.error("\((commands?.echo ?? .withheld).refused(line: line, quoted, reason))")
+            case .ignoreOnStdin(let line, let message, let problem):
+                logger.error("\((commands?.echo ?? .withheld).ignored(line: line, message: message, problem: problem))")
+            case .refuseToClient(let quoted, let reason):
+                guard case .client(let client) = origin else { continue }
+                logger.notice("control socket: '\(ControlText.excerpt(quoted))': \(reason)")
+                client.refusals.append(reason)
+            case .usageErrorToClient(let message):
+                guard case .client(let client) = origin else { continue }
+                client.usageError = message
             }
         }
     }
