@@ -144,8 +144,11 @@ extension Supervisor {
     /// Whether the log may quote the command: a control client's always, stdin's unless typed at
     /// a terminal (it may be a password meant for a child).
     private func echo(for origin: CommandOrigin) -> CommandEcho {
-        if case .stdin = origin { commands?.echo ?? .withheld } else { .quoted }
+        if case .stdin = origin { stdinEcho } else { .quoted }
     }
+
+    /// Whether the log may quote a stdin command: not one typed at a terminal.
+    var stdinEcho: CommandEcho { commands?.echo ?? .withheld }
 
     /// Rejects the line `text` from `origin`, which is not run at all: where that goes and
     /// what follows is the core's (``RunInput/commandRejected(text:_:from:)``).

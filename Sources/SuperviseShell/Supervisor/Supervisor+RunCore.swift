@@ -40,7 +40,8 @@ extension Supervisor {
             case .feed(let place, let input):
                 let child = children[place]
                 for reason in child.handle(input, at: now) {
-                    perform(RunCore.refusal("\(child.name): \(reason)", of: text, from: origin.map(source(of:))), for: origin, text: text)
+                    let refusal = RunCore.refusal("\(child.name): \(reason)", of: text, from: origin.map(source(of:)))
+                    perform(refusal, for: origin, text: text)
                 }
                 if child.takeRunRequest() { start(child, at: now) }
             case .wrapUp(let place):
@@ -67,9 +68,9 @@ extension Supervisor {
             case .refuse(let reason):
                 perform(RunCore.refusal(reason, of: text, from: origin.map(source(of:))), for: origin, text: text)
             case .refuseOnStdin(let line, let quoted, let reason):
-                logger.error("\((commands?.echo ?? .withheld).refused(line: line, quoted, reason))")
+                logger.error("\(stdinEcho.refused(line: line, quoted, reason))")
             case .ignoreOnStdin(let line, let message, let problem):
-                logger.error("\((commands?.echo ?? .withheld).ignored(line: line, message: message, problem: problem))")
+                logger.error("\(stdinEcho.ignored(line: line, message: message, problem: problem))")
             case .refuseToClient(let quoted, let reason):
                 guard case .client(let client) = origin else { continue }
                 logger.notice("control socket: '\(ControlText.excerpt(quoted))': \(reason)")
