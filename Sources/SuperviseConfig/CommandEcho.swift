@@ -16,9 +16,15 @@ public enum CommandEcho: Equatable, Sendable {
 
     /// The error line for stdin line `number`, which can't be read as a command.
     public func ignored(line number: Int, _ error: ControlLineError) -> String {
+        ignored(line: number, message: error.message, problem: error.problem)
+    }
+
+    /// The error line for stdin line `number`, which can't be read as a command: `message`
+    /// quotes it, `problem` does not (a ``ControlLineError``'s two ways).
+    public func ignored(line number: Int, message: String, problem: String) -> String {
         switch self {
-        case .quoted: "stdin line \(number): \(error.message)"
-        case .withheld: "stdin line \(number): ignored a line from the terminal: \(error.problem)"
+        case .quoted: "stdin line \(number): \(message)"
+        case .withheld: "stdin line \(number): ignored a line from the terminal: \(problem)"
         }
     }
 

@@ -1,4 +1,3 @@
-import SuperviseLifecycle
 import Glibc
 
 /// The rules for the terminal on the supervisor's standard input (docs/cli.md, "Terminals and
@@ -7,8 +6,9 @@ import Glibc
 ///
 /// A stop of the job (Ctrl-Z) stops the running children and then the supervisor, as a terminal
 /// stops a job run without a supervisor; `fg` continues the supervisor, which continues the
-/// children that stop stopped. Only where something can continue it: not as pid 1, and only for
-/// a supervisor that is the terminal's foreground job.
+/// children that stop stopped (which ones is the run core's, `RunCore+Terminal`). Only where
+/// something can continue it: not as pid 1, and only for a supervisor that is the terminal's
+/// foreground job.
 public struct TerminalJobControl: Sendable {
     /// The supervisor's own process group.
     public let ownGroup: Int32
@@ -86,14 +86,5 @@ public struct TerminalJobControl: Sendable {
             return nil
         }
         return holder
-    }
-
-    /// Whether a stop of the job stops a child in `state`: one that runs. A suspended child is
-    /// already frozen, and one suspending is being frozen: `fg` must leave both as they are.
-    public static func stopsWithJob(_ state: ChildState) -> Bool {
-        switch state {
-        case .launching, .active, .background, .terminating: true
-        case .suspending, .suspended, .exited, .notRunning: false
-        }
     }
 }

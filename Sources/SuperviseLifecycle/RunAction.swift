@@ -15,14 +15,30 @@ public enum RunAction: Equatable, Sendable {
     case send(Int32, SignalRecipients, child: Int, note: String)
     /// Records `text` in `child`'s timeline.
     case note(child: Int, String)
+    /// Looks at the tree of `child`, whose main process exited, and hands its core `treeEmptied`
+    /// if nothing of it is left.
+    case checkTreeEmpty(child: Int)
+    /// A line of `child`'s log.
+    case childLog(child: Int, RunLogLevel, String)
     /// Stops the job as a terminal's Ctrl-Z would, on `signal` (``TerminalJobControl`` decides how).
     case stopJob(signal: Int32)
     /// No further stdin command runs.
     case stopCommands
     /// Records a stdin step that failed the run.
     case stepFailed(ScriptStepKind, line: Int, text: String, reason: String, children: [String])
-    /// Refuses the command being run, for `reason`: to its client, or in the log for stdin.
+    /// Refuses the command being run, for `reason`, wherever it came from
+    /// (``RunCore/refusal(_:of:from:)`` routes it).
     case refuse(String)
+    /// An error line in the log: stdin line `line`, `text`, was refused for `reason` (quoted as
+    /// the stdin reader's `CommandEcho` allows).
+    case refuseOnStdin(line: Int, text: String, reason: String)
+    /// An error line in the log: stdin line `line` is not a command (`message` quotes it,
+    /// `problem` does not).
+    case ignoreOnStdin(line: Int, message: String, problem: String)
+    /// One of the refusals the control client being answered gets, and a notice in the log.
+    case refuseToClient(text: String, reason: String)
+    /// The control client being answered gets a usage error: its line is not a command.
+    case usageErrorToClient(String)
 }
 
 /// How loud a ``RunAction/log(_:_:)`` line is: the shell's logger levels the run uses.

@@ -40,6 +40,17 @@ extension RunCore {
 }
 
 extension RunCore {
+    /// After reaping: a child whose main process exited but whose run is not finished waits for
+    /// what that process left behind (its leftover grace), and any reap may have taken the last
+    /// of it: its tree is looked at. Others are not: a child that runs has a tree, and one whose
+    /// run is finished has none to wait for.
+    func reaped(_ children: [RunChild]) -> [RunAction] {
+        children.indices.filter { children[$0].status.state == .exited && !children[$0].status.isFinished }
+            .map { .checkTreeEmpty(child: $0) }
+    }
+}
+
+extension RunCore {
     /// `signal NAME SIG [main|group|tree]` for `child` (at `place`): to the processes `target`
     /// names, recorded in its timeline; refused for a child with no process, and for a target
     /// that is gone.

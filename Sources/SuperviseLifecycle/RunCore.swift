@@ -13,11 +13,16 @@ public struct RunCore: Sendable {
         public var violationStatus: Int32 = 124
         /// The exit status when no freezer could be had (125, or 2 for a config's choice).
         public var freezersUnavailableStatus: Int32 = 125
+        /// `--suspended-memory`: the most memory the suspended children may hold together, in
+        /// bytes; `nil`, no budget.
+        public var suspendedMemory: UInt64?
 
-        public init(keepRunning: Bool = false, violationStatus: Int32 = 124, freezersUnavailableStatus: Int32 = 125) {
+        public init(keepRunning: Bool = false, violationStatus: Int32 = 124, freezersUnavailableStatus: Int32 = 125,
+                    suspendedMemory: UInt64? = nil) {
             self.keepRunning = keepRunning
             self.violationStatus = violationStatus
             self.freezersUnavailableStatus = freezersUnavailableStatus
+            self.suspendedMemory = suspendedMemory
         }
     }
 
@@ -30,6 +35,8 @@ public struct RunCore: Sendable {
     private var commandsStopped = false
     /// How many terminating signals came: the second kills.
     var terminationSignals = 0
+    /// The children the last stop of the job stopped, for `fg` to continue.
+    var stoppedWithJob: [Int] = []
 
     public init(settings: Settings) {
         self.settings = settings
@@ -70,8 +77,8 @@ public struct RunCore: Sendable {
         case .childExited(let name, let exit):
             outcome.count(exit.countedStatus, of: name)
             return []
-        case .commandMistake(let line, let text, let reason, let mistakes):
-            return commandMistake(line, text, reason, mistakes)
+        case .commandRejected(let text, let rejection, let source):
+            return rejected(text, rejection, from: source)
         case .waitFailed(let line, let text, let reason, let children):
             outcome.scriptStepFailed = true
             return [.stepFailed(.wait, line: line, text: text, reason: reason, children: children), .refuse(reason)]
@@ -81,6 +88,14 @@ public struct RunCore: Sendable {
         case .ended(let children):
             outcome.violationKill = children.contains(where: \.killedForViolation)
             return []
+        case .jobStopping(let signal, let name, let cause, let children):
+            return jobStopping(signal, name, cause: cause, children)
+        case .jobContinued:
+            return jobContinued()
+        case .weighSuspendedMemory(let children):
+            return reclaimOverBudget(children)
+        case .reaped(let children):
+            return reaped(children)
         }
     }
 
@@ -88,7 +103,7 @@ public struct RunCore: Sendable {
     /// file (``CommandMistakes/endTheRun``): no further command runs, every child is terminated
     /// gracefully (as `terminate all`), and the exit status becomes 123. On a terminal, or with
     /// `--keep-going`, nothing more than the refusal already logged.
-    private mutating func commandMistake(_ line: Int, _ text: String, _ reason: String,
+    mutating func commandMistake(_ line: Int, _ text: String, _ reason: String,
                                          _ mistakes: CommandMistakes) -> [RunAction] {
         guard mistakes == .endTheRun, !commandsStopped else { return [] }
         commandsStopped = true
@@ -170,21 +185,33 @@ public struct RunChild: Equatable, Sendable {
     public var mainProcessAlive: Bool
     /// Some run of it was killed for a violation (``ChildCore/killedForViolation``).
     public var killedForViolation: Bool
+    /// When it was last verified frozen, while it is `suspended`.
+    public var suspendedSince: Instant?
+    /// Its `priority`: lower is reclaimed first between children suspended at the same instant.
+    public var priority: Int
+    /// Its resident memory when its freeze was last verified, in bytes.
+    public var frozenMemory: UInt64
 
     public init(name: String, status: ChildStatus, wrappedUp: Bool, pid: Int32, mainProcessAlive: Bool,
-                killedForViolation: Bool) {
+                killedForViolation: Bool, suspendedSince: Instant? = nil, priority: Int = 0, frozenMemory: UInt64 = 0) {
         self.name = name
         self.status = status
         self.wrappedUp = wrappedUp
         self.pid = pid
         self.mainProcessAlive = mainProcessAlive
         self.killedForViolation = killedForViolation
+        self.suspendedSince = suspendedSince
+        self.priority = priority
+        self.frozenMemory = frozenMemory
     }
 
     /// The child `name` whose rules are `core`'s.
-    public init(name: String, core: ChildCore, wrappedUp: Bool, pid: Int32, mainProcessAlive: Bool) {
+    public init(name: String, core: ChildCore, wrappedUp: Bool, pid: Int32, mainProcessAlive: Bool,
+                priority: Int = 0, frozenMemory: UInt64 = 0) {
+        let suspendedSince = core.status.state == .suspended ? core.lifecycle.stateEnteredAt : nil
         self.init(name: name, status: core.status, wrappedUp: wrappedUp, pid: pid, mainProcessAlive: mainProcessAlive,
-                  killedForViolation: core.killedForViolation)
+                  killedForViolation: core.killedForViolation, suspendedSince: suspendedSince, priority: priority,
+                  frozenMemory: frozenMemory)
     }
 
     /// A run was spawned and something of its tree may still be running.

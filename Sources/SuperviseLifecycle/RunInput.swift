@@ -13,14 +13,25 @@ public enum RunInput: Equatable, Sendable {
     case spawnFailed(child: Int, name: String, commandStatus: Int32?, message: String)
     /// A run of the child `name` exited, as its core recorded.
     case childExited(name: String, ExitRecord)
-    /// Stdin line `line` can't be run as written, for `reason`; `mistakes` says what that does.
-    case commandMistake(line: Int, text: String, reason: String, mistakes: CommandMistakes)
+    /// The command line `text`, from `source`, is not run at all (``CommandRejection``).
+    case commandRejected(text: String, CommandRejection, from: CommandSource)
     /// The `wait` of stdin line `line` failed, for `reason`, waiting for `children`.
     case waitFailed(line: Int, text: String, reason: String, children: [String])
     /// A result file (`--junit`, `--report`, `--html`) could not be written.
     case resultFileFailed
     /// Every child is done and the run is over: the children as they ended.
     case ended([RunChild])
+    /// The job stops on `signal` (called `name`), for `cause` (a terminal's Ctrl-Z, as
+    /// ``TerminalJobControl`` took it), the supervisor after its children.
+    case jobStopping(signal: Int32, name: String, cause: String, children: [RunChild])
+    /// The supervisor was continued after a stop of the job (`fg` or `bg`).
+    case jobContinued
+    /// Every status the kernel had was collected (exits, stops, continues, orphans): the
+    /// children as they are after it.
+    case reaped([RunChild])
+    /// Between inputs: the children, with what their suspended ones hold, weighed against the
+    /// `--suspended-memory` budget.
+    case weighSuspendedMemory([RunChild])
 }
 
 /// What the signal table says to do with a signal the supervisor received.

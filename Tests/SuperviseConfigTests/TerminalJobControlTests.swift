@@ -1,10 +1,9 @@
 import Glibc
 import Testing
 @testable import SuperviseConfig
-@testable import SuperviseLifecycle
 
 /// The terminal's rules (docs/cli.md, "Terminals and shells"): who may hand it out, when it is
-/// given back, what a job-control stop means, and which children it stops.
+/// given back, and what a job-control stop means.
 @Suite(.timeLimit(.minutes(5))) struct TerminalJobControlTests {
     static let own: Int32 = 100, shell: Int32 = 50, child: Int32 = 200, other: Int32 = 300
 
@@ -91,13 +90,6 @@ import Testing
         #expect(control.resumed(tookBack: false, foreground: Self.own) == nil)
         #expect(control.resumed(tookBack: true, foreground: Self.shell) == nil)
         #expect(control.resumed(tookBack: true, foreground: Self.own) == nil, "after bg the child no longer holds it")
-    }
-
-    /// Only running children stop with the job, so `fg` continues only those: a suspended child
-    /// (or one being frozen) stays as it is.
-    @Test func onlyRunningChildrenStopWithTheJob() {
-        let stopping = ChildState.allCases.filter(TerminalJobControl.stopsWithJob)
-        #expect(Set(stopping) == [.launching, .active, .background, .terminating])
     }
 
     /// The hint comes for a terminal's stop or an exit within a second under `--control stdin`

@@ -83,9 +83,10 @@ import SuperviseProtocol
 @Suite(.timeLimit(.minutes(5))) struct ScriptedMistakeTests {
     @Test func aScriptedMistakeStopsTheCommandsAndTerminatesEveryChildGracefully() {
         var run = RunHarness(children: 2)
-        let actions = run.handle(.commandMistake(line: 2, text: "frobnicate", reason: "unknown command",
-                                                 mistakes: .endTheRun))
+        let actions = run.handle(.commandRejected(text: "frobnicate", .unrunnable(reason: "unknown command"),
+                                                  from: .stdin(line: 2, mistakes: .endTheRun)))
         #expect(actions == [
+            .refuseOnStdin(line: 2, text: "frobnicate", reason: "unknown command"),
             .stopCommands,
             .stepFailed(.command, line: 2, text: "frobnicate", reason: "unknown command", children: []),
             .log(.notice, "stdin line 2 failed and stdin is not a terminal: terminating every child (--keep-going goes on)"),
@@ -98,13 +99,15 @@ import SuperviseProtocol
 
     @Test func onlyTheFirstMistakeEndsTheRun() {
         var run = RunHarness(children: 1)
-        run.handle(.commandMistake(line: 1, text: "x", reason: "unknown command", mistakes: .endTheRun))
-        #expect(run.handle(.commandMistake(line: 2, text: "y", reason: "unknown command", mistakes: .endTheRun)).isEmpty)
+        run.handle(.commandRejected(text: "x", .unrunnable(reason: "unknown command"), from: .stdin(line: 1, mistakes: .endTheRun)))
+        #expect(run.handle(.commandRejected(text: "y", .unrunnable(reason: "unknown command"), from: .stdin(line: 2, mistakes: .endTheRun)))
+            == [.refuseOnStdin(line: 2, text: "y", reason: "unknown command")], "only its line is logged")
     }
 
     @Test func onATerminalOrWithKeepGoingAMistakeIsOnlyTheLineAlreadyLogged() {
         var run = RunHarness(children: 1)
-        #expect(run.handle(.commandMistake(line: 1, text: "x", reason: "unknown command", mistakes: .logged)).isEmpty)
+        #expect(run.handle(.commandRejected(text: "x", .unrunnable(reason: "unknown command"), from: .stdin(line: 1, mistakes: .logged)))
+            == [.refuseOnStdin(line: 1, text: "x", reason: "unknown command")])
         #expect(run.cores[0].status.state == .active)
         run.endEveryChild([0])
         #expect(run.run.exitStatus == 0)

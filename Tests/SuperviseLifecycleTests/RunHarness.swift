@@ -9,6 +9,10 @@ struct RunHarness {
     var cores: [ChildCore]
     var now = Instant.zero
     var sources = CommandSources(socketOpen: false, stdinMayRunMore: false)
+    /// Each child's resident memory when its freeze was verified, in bytes.
+    var frozenMemory: [UInt64]
+    /// Each child's `priority`.
+    var priorities: [Int]
     private(set) var wrappedUp: [Bool]
     private(set) var pids: [Int32]
     private(set) var reaped: [Bool]
@@ -22,6 +26,8 @@ struct RunHarness {
         cores = Array(repeating: ChildCore(settings: lifecycle, restart: restart, freezerNotifies: false, autostart: autostart),
                       count: count)
         wrappedUp = Array(repeating: false, count: count)
+        frozenMemory = Array(repeating: 0, count: count)
+        priorities = Array(repeating: 0, count: count)
         pids = Array(repeating: 0, count: count)
         reaped = Array(repeating: false, count: count)
         if autostart { for child in cores.indices { launch(child) } }
@@ -30,7 +36,8 @@ struct RunHarness {
     /// Each child as the run's rules see it.
     var children: [RunChild] {
         cores.indices.map { RunChild(name: name($0), core: cores[$0], wrappedUp: wrappedUp[$0], pid: pids[$0],
-                                     mainProcessAlive: pids[$0] > 0 && !reaped[$0]) }
+                                     mainProcessAlive: pids[$0] > 0 && !reaped[$0], priority: priorities[$0],
+                                     frozenMemory: frozenMemory[$0]) }
     }
 
     func name(_ child: Int) -> String { "child\(child)" }

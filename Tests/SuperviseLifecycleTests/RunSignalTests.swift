@@ -87,3 +87,29 @@ import Testing
             == [.send(1, .tree, child: 0, note: "sent SIGHUP (1) to its tree (signal command)")])
     }
 }
+
+/// After reaping (SIGCHLD): whose tree the shell looks at.
+@Suite(.timeLimit(.minutes(5))) struct RunReapTests {
+    @Test func onlyAnExitedChildWaitingForItsTreeIsLookedAt() {
+        var run = RunHarness(children: 3)
+        run.exit(0, .exited(0), treeEmpty: false)
+        run.exit(1)
+        #expect(run.cores.map(\.status.state) == [.exited, .exited, .active])
+        #expect(run.handle(.reaped(run.children)) == [.checkTreeEmpty(child: 0)],
+                "the child whose tree was empty at its exit is finished, the one that runs has a tree")
+        run.feed(0, .treeEmptied)
+        #expect(run.handle(.reaped(run.children)) == [], "once its tree is gone, nothing is left to look at")
+    }
+
+    /// A tree is looked at while its core waits for it, through the leftover grace; once the
+    /// grace is over the core waits no longer (what is left is killed), and nothing is looked at.
+    @Test func aTreeIsLookedAtWhileItsCoreWaitsForIt() {
+        var run = RunHarness(children: 1)
+        run.exit(0, .exited(0), treeEmpty: false)
+        run.advance(by: 0.5)
+        #expect(run.handle(.reaped(run.children)) == [.checkTreeEmpty(child: 0)])
+        run.advance(by: 60)
+        #expect(run.cores[0].status.state == .exited && run.cores[0].status.isFinished)
+        #expect(run.handle(.reaped(run.children)) == [])
+    }
+}

@@ -10,11 +10,14 @@ import Testing
 
     /// What only a rule reads: a child's pending restart or order to terminate, the options the
     /// run's rules take, a violation kill, who a signal reaches, what a mistake does, the
-    /// terminating signals counted, and the facts behind the exit status.
+    /// terminating signals counted, the facts behind the exit status, which children a stop of
+    /// the job stops (a child with processes, in a state that runs), and which suspended children
+    /// the memory budget reclaims.
     static let ruleFacts = [
         "restartPending", "toldToTerminate", "keepRunning", "violationStatus", "freezerUnavailableStatus",
         "killedForViolation", ".recipients(", "mistakes ==", "terminationSignals", "outcome.count(",
         "outcome.supervisorFailed", "outcome.violationKill", "outcome.scriptStepFailed",
+        "stopsWithJob", "hasProcesses", "suspendedMemory", "ReclaimPlan.",
     ]
 
     /// The lines of `source`, comments aside, that read a rule's fact.
@@ -51,6 +54,34 @@ import Testing
             perform(core.handle(.resultFileFailed))
             """
         #expect(Self.decisions(in: source) == ["if child.status.restartPending { start(child, at: now) }"])
+    }
+
+    /// The shell looks at an exited child's tree only when a core asks (``RunAction/checkTreeEmpty(child:)``,
+    /// ``LifecycleAction/checkTreeEmpty``): one line hands a core `treeEmptied`, after that look.
+    @Test func aTreeIsLookedAtOnlyWhenACoreAsks() throws {
+        var found: [String] = []
+        for file in try Self.shellFiles() {
+            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            found += lines.filter { !$0.hasPrefix("//") && $0.contains(".treeEmptied") }
+        }
+        #expect(found == ["if unit.isEmpty() { handle(.treeEmptied, at: now) }"])
+    }
+
+    /// Where a refusal goes is the core's (``RunCore/refusal(_:of:from:)``,
+    /// ``RunInput/commandRejected(text:_:from:)``): the lines that deliver one — to a client's
+    /// refusals or usage error, or as a stdin line's error in the log — are only the carrying
+    /// out of the core's actions, in `Supervisor+RunCore.swift`.
+    @Test func aRefusalIsDeliveredOnlyWhereTheCoreRoutesIt() throws {
+        let deliveries = ["client.refusals.append", "client.usageError =", ".refused(line:", ".ignored(line:"]
+        var found: [String] = []
+        for file in try Self.shellFiles() where file.lastPathComponent != "Supervisor+RunCore.swift" {
+            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            found += lines.filter { line in !line.hasPrefix("//") && deliveries.contains { line.contains($0) } }
+                .map { "\(file.lastPathComponent): \($0)" }
+        }
+        #expect(found == [])
     }
 
     /// The control server never calls the supervisor back: it takes no closure, and keeps the

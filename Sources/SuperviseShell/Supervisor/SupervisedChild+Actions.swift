@@ -43,7 +43,7 @@ extension SupervisedChild {
         case .lookForOutsideChange:
             if let input = outsideChange() { handle(input, at: now) }
         case .checkTreeEmpty:
-            if unit.isEmpty() { handle(.treeEmptied, at: now) }
+            checkTreeEmpty(at: now)
         case .thaw:
             do {
                 try unit.thaw()

@@ -63,7 +63,6 @@ final class SupervisedChild {
     var name: String { spec.name }
 
     var state: ChildState { status.state }
-    var isFinished: Bool { status.isFinished }
     /// The current run's lifecycle.
     var lifecycle: ChildLifecycle { core.lifecycle }
     /// The kept runs' lifecycles, oldest first (``ChildCore/runLimit`` at each end).
@@ -72,9 +71,6 @@ final class SupervisedChild {
     var omittedRuns: OmittedRuns { core.omittedRuns }
     /// The earliest instant this child needs the loop to wake up for.
     var nextDeadline: Instant? { status.nextDeadline }
-
-    /// A run was spawned and something of its tree may still be running.
-    var hasProcesses: Bool { pid > 0 && !isFinished }
 
     // MARK: - Inputs
 
@@ -111,6 +107,12 @@ final class SupervisedChild {
         case .mainProcessKilled: .killedWhileFrozen
         case nil: nil
         }
+    }
+
+    /// Looks at the tree of the exited child, and hands its core `treeEmptied` if nothing of it
+    /// is left.
+    func checkTreeEmpty(at now: Instant) {
+        if unit.isEmpty() { handle(.treeEmptied, at: now) }
     }
 
     /// Asks the freezer whether the suspending child is frozen, and decides what it says.

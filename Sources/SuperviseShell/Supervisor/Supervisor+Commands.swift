@@ -21,8 +21,8 @@ extension Supervisor {
         releaseHold(at: MonotonicClock.now())
         while !runIsOver, let line = commands.nextLine() {
             if line.isTooLong {
-                reject(.stdin(line: line.number), line.text + "…", "ignored: the line is over \(CommandReader.maxLineLength) bytes; "
-                    + "keep a command under \(CommandReader.maxLineLength / 1024) KiB")
+                rejected(line.text + "…", .unrunnable(reason: "ignored: the line is over \(CommandReader.maxLineLength) bytes; "
+                    + "keep a command under \(CommandReader.maxLineLength / 1024) KiB"), .stdin(line: line.number))
             } else {
                 execute(line.text, from: .stdin(line: line.number), at: MonotonicClock.now())
             }
@@ -46,20 +46,10 @@ extension Supervisor {
     private func execute(_ text: String, from origin: CommandOrigin, at now: Instant) {
         let command: ControlCommand
         do {
-            guard let parsed = try ControlParser.parse(text) else {
-                if case .client(let client) = origin { client.usageError = "no command: the line is blank or a comment" }
-                return
-            }
+            guard let parsed = try ControlParser.parse(text) else { return rejected(text, .blank, origin) }
             command = parsed
         } catch {
-            switch origin {
-            case .stdin(let line):
-                logger.error("\(echo(for: origin).ignored(line: line, error))")
-                endRunIfScripted(line, text, error.message)
-            case .client(let client):
-                client.usageError = error.message
-            }
-            return
+            return rejected(text, .unparsable(message: error.message, problem: error.problem), origin)
         }
         switch command {
         case .background(let target): apply(.background, to: target, origin, text)
@@ -119,11 +109,11 @@ extension Supervisor {
             return Array(children.indices)
         case .unnamed:
             if children.count == 1 { return [0] }
-            reject(origin, text, "name a child or 'all' (children: \(children.map(\.name).joined(separator: ", ")))")
+            rejected(text, .unrunnable(reason: "name a child or 'all' (children: \(children.map(\.name).joined(separator: ", ")))"), origin)
             return nil
         case .named(let name):
             if let place = children.firstIndex(where: { $0.name == name }) { return [place] }
-            reject(origin, text, echo(for: origin).unknownChild(name, among: children.map(\.name)))
+            rejected(text, .unrunnable(reason: echo(for: origin).unknownChild(name, among: children.map(\.name))), origin)
             return nil
         }
     }
@@ -143,34 +133,27 @@ extension Supervisor {
         }
     }
 
-    func refuse(_ origin: CommandOrigin, _ text: String, _ reason: String) {
+    /// `origin` as the run's rules see it: a stdin line's mistakes do what the reader says.
+    func source(of origin: CommandOrigin) -> CommandSource {
         switch origin {
-        case .stdin(let line):
-            logger.error("\(echo(for: origin).refused(line: line, text, reason))")
-        case .client(let client):
-            logger.notice("control socket: '\(ControlText.excerpt(text))': \(reason)")
-            client.refusals.append(reason)
+        case .stdin(let line): .stdin(line: line, mistakes: commands?.mistakes ?? .logged)
+        case .client: .client
         }
     }
 
     /// Whether the log may quote the command: a control client's always, stdin's unless typed at
     /// a terminal (it may be a password meant for a child).
     private func echo(for origin: CommandOrigin) -> CommandEcho {
-        if case .stdin = origin { commands?.echo ?? .withheld } else { .quoted }
+        if case .stdin = origin { stdinEcho } else { .quoted }
     }
 
-    /// Refuses a command that can't be run as written (not one a child's state refuses).
-    private func reject(_ origin: CommandOrigin, _ text: String, _ reason: String) {
-        refuse(origin, text, reason)
-        if case .stdin(let line) = origin { endRunIfScripted(line, text, reason) }
-    }
+    /// Whether the log may quote a stdin command: not one typed at a terminal.
+    var stdinEcho: CommandEcho { commands?.echo ?? .withheld }
 
-    /// After a stdin command that can't be run as written: what follows is the core's
-    /// (``RunInput/commandMistake(line:text:reason:mistakes:)``).
-    private func endRunIfScripted(_ line: Int, _ text: String, _ reason: String) {
-        guard let commands else { return }
-        perform(core.handle(.commandMistake(line: line, text: text, reason: reason, mistakes: commands.mistakes)),
-                for: .stdin(line: line), text: text)
+    /// Rejects the line `text` from `origin`, which is not run at all: where that goes and
+    /// what follows is the core's (``RunInput/commandRejected(text:_:from:)``).
+    private func rejected(_ text: String, _ rejection: CommandRejection, _ origin: CommandOrigin) {
+        perform(core.handle(.commandRejected(text: text, rejection, from: source(of: origin))), for: origin, text: text)
     }
 
     /// Ends a stdin `sleep` whose time is up, or a `wait` that is satisfied, timed out or can't

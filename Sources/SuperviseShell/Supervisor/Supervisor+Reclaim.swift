@@ -1,30 +1,11 @@
 import SuperviseLifecycle
-import SuperviseSystem
 
 extension Supervisor {
-    /// Under `--suspended-memory`: while the suspended children hold more memory together than
-    /// the budget, reclaims them, the one suspended longest first (``ReclaimPlan``). Runs between
-    /// inputs, at the top of each turn of the loop and before commands run, so a freeze just
-    /// verified counts before a command can thaw that child.
+    /// Under `--suspended-memory`: the children, with what the suspended ones hold, weighed by
+    /// the run core, which reclaims those over the budget (``RunCore``, ``ReclaimPlan``). Runs
+    /// between inputs, at the top of each turn of the loop and before commands run, so a freeze
+    /// just verified counts before a command can thaw that child.
     func reclaimOverBudget() {
-        guard let budget = options.suspendedMemory else { return }
-        var candidates: [ReclaimPlan.Candidate] = []
-        for (order, child) in children.enumerated() where child.state == .suspended {
-            guard let since = child.lifecycle.stateEnteredAt else { continue }
-            candidates.append(ReclaimPlan.Candidate(order: order, suspendedSince: since, priority: child.spec.priority,
-                                                    bytes: child.frozenMemory))
-        }
-        let victims = ReclaimPlan.victims(candidates, budget: budget)
-        guard !victims.isEmpty else { return }
-        let total = candidates.reduce(UInt64(0)) { $0 + $1.bytes }
-        for order in victims {
-            let child = children[order]
-            let now = MonotonicClock.now()
-            let text = "reclaimed: suspended children held \(total / 1024) KiB, over the suspended-memory budget "
-                + "of \(budget / 1024) KiB; this one \(child.frozenMemory / 1024) KiB"
-            child.record(.note, text, at: now)
-            child.logger.notice("\(text)")
-            child.handle(.reclaim, at: now)
-        }
+        perform(core.handle(.weighSuspendedMemory(runChildren)))
     }
 }

@@ -1,3 +1,4 @@
+import SuperviseConfig
 import SuperviseLifecycle
 import SuperviseSystem
 import Logging
@@ -14,7 +15,8 @@ extension Supervisor {
     /// it out of `childrenByPID`).
     func runChild(_ child: SupervisedChild) -> RunChild {
         RunChild(name: child.name, core: child.core, wrappedUp: child.wrappedUp, pid: child.pid,
-                 mainProcessAlive: childrenByPID[child.pid] === child)
+                 mainProcessAlive: childrenByPID[child.pid] === child, priority: child.spec.priority,
+                 frozenMemory: child.frozenMemory)
     }
 
     /// Every child as the run's rules see it, in the run's order.
@@ -27,7 +29,8 @@ extension Supervisor {
     var runIsOver: Bool { core.isOver(runChildren, commandSources) }
 
     /// Carries out the run core's actions in order; a child's input is decided at `now`, and a
-    /// refusal goes where the command being run came from (`origin`, its `text`).
+    /// refusal goes where the core routes it (``RunCore/refusal(_:of:from:)``) from the command
+    /// being run (`origin`, its `text`).
     func perform(_ actions: [RunAction], at now: Instant = MonotonicClock.now(), for origin: CommandOrigin? = nil,
                  text: String = "") {
         for action in actions {
@@ -37,7 +40,8 @@ extension Supervisor {
             case .feed(let place, let input):
                 let child = children[place]
                 for reason in child.handle(input, at: now) {
-                    if let origin { refuse(origin, text, "\(child.name): \(reason)") }
+                    let refusal = RunCore.refusal("\(child.name): \(reason)", of: text, from: origin.map(source(of:)))
+                    perform(refusal, for: origin, text: text)
                 }
                 if child.takeRunRequest() { start(child, at: now) }
             case .wrapUp(let place):
@@ -51,6 +55,10 @@ extension Supervisor {
                 children[place].unit.send(signal, to: recipients)
             case .note(let place, let text):
                 children[place].record(.note, text, at: now)
+            case .checkTreeEmpty(let place):
+                children[place].checkTreeEmpty(at: now)
+            case .childLog(let place, let level, let line):
+                children[place].logger.log(level: level.loggerLevel, "\(line)")
             case .stopJob(let signal):
                 stopJob(onSignal: signal)
             case .stopCommands:
@@ -58,7 +66,18 @@ extension Supervisor {
             case .stepFailed(let kind, let line, let text, let reason, let culprits):
                 failedSteps.append(FailedStep(kind: kind, line: line, text: text, reason: reason, children: culprits))
             case .refuse(let reason):
-                if let origin { refuse(origin, text, reason) }
+                perform(RunCore.refusal(reason, of: text, from: origin.map(source(of:))), for: origin, text: text)
+            case .refuseOnStdin(let line, let quoted, let reason):
+                logger.error("\(stdinEcho.refused(line: line, quoted, reason))")
+            case .ignoreOnStdin(let line, let message, let problem):
+                logger.error("\(stdinEcho.ignored(line: line, message: message, problem: problem))")
+            case .refuseToClient(let quoted, let reason):
+                guard case .client(let client) = origin else { continue }
+                logger.notice("control socket: '\(ControlText.excerpt(quoted))': \(reason)")
+                client.refusals.append(reason)
+            case .usageErrorToClient(let message):
+                guard case .client(let client) = origin else { continue }
+                client.usageError = message
             }
         }
     }

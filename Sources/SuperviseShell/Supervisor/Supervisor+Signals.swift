@@ -20,7 +20,8 @@ extension Supervisor {
     /// Collects every status the kernel has: exits of children, stops (for the sigstop
     /// freezer's verification: a child's, or an orphaned descendant's; and a main process
     /// stopped by a signal), continues (someone may have thawed a suspended child with
-    /// SIGCONT, or continued a stopped one), and orphaned descendants that were reparented here.
+    /// SIGCONT, or continued a stopped one), and orphaned descendants that were reparented here;
+    /// then the run core says whose tree to look at (``RunInput/reaped(_:)``).
     func reap() {
         var sawStop = false
         var sawContinue = false
@@ -43,9 +44,7 @@ extension Supervisor {
         if sawContinue {
             for child in children { child.lookForOutsideChange(at: MonotonicClock.now()) }
         }
-        for child in children where child.state == .exited && !child.isFinished {
-            if child.unit.isEmpty() { child.handle(.treeEmptied, at: MonotonicClock.now()) }
-        }
+        perform(core.handle(.reaped(runChildren)))
     }
 
     /// A child (or an orphan, which is only collected) was reaped: its run is over.

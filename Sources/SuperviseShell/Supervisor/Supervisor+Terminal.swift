@@ -4,8 +4,8 @@ import SuperviseSystem
 
 /// The terminal on stdin (docs/cli.md, "Terminals and shells"): handing it to a child under
 /// `--control none` and back, a stop of the job (Ctrl-Z) and its `fg`, and the one-line hint for a
-/// child that wanted the terminal under `--control stdin`. The rules are `TerminalJobControl`'s
-/// and `ControlHint`'s.
+/// child that wanted the terminal under `--control stdin`. The rules are `TerminalJobControl`'s,
+/// `ControlHint`'s and, for which children stop with the job, the run core's.
 extension Supervisor {
     /// Whether the next launch hands the terminal to its child.
     var handsTerminalOver: Bool {
@@ -70,24 +70,16 @@ extension Supervisor {
             logger.notice("\(cause): continued: supervise is pid 1, and nothing else would continue it")
             trigger?.unit.signalTree(SignalNumber.continueStopped)
         case .stopJob(let forward, let wholeGroup, let takeBackTerminal):
-            let stopping = children.filter { $0.hasProcesses && TerminalJobControl.stopsWithJob($0.state) }
-            logger.notice("\(cause): stopping the job: \(stopping.count) running \(stopping.count == 1 ? "child" : "children") and supervise; fg continues them")
             if takeBackTerminal { ControllingTerminal.setForegroundGroup(jobControl.ownGroup) }
-            let now = MonotonicClock.now()
-            for child in stopping {
-                child.record(.note, "stopped with the job: sent \(SignalName.describe(forward))", at: now)
-                child.unit.signalTree(forward)
-            }
+            perform(core.handle(.jobStopping(signal: forward, name: SignalName.describe(forward), cause: cause,
+                                             children: runChildren)))
             let (stopped, continued) = ControllingTerminal.stopUntilContinued(wholeGroup: wholeGroup)
             let gap = SupervisorGap(at: continued, length: continued - stopped, late: continued - stopped)
             supervisorWasAway(gap, stoppedAsJob: true)
             if let holder = jobControl.resumed(tookBack: takeBackTerminal, foreground: ControllingTerminal.foregroundGroup()) {
                 ControllingTerminal.setForegroundGroup(holder)
             }
-            for child in stopping {
-                child.record(.note, "continued with the job: sent SIGCONT", at: continued)
-                child.unit.signalTree(SignalNumber.continueStopped)
-            }
+            perform(core.handle(.jobContinued), at: continued)
         }
     }
 }

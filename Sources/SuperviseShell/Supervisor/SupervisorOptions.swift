@@ -53,6 +53,6 @@ extension RunCore.Settings {
     /// What the options say of the run as a whole.
     init(_ options: SupervisorOptions) {
         self.init(keepRunning: options.keepRunning, violationStatus: options.violationStatus,
-                  freezersUnavailableStatus: options.freezerUnavailableStatus)
+                  freezersUnavailableStatus: options.freezerUnavailableStatus, suspendedMemory: options.suspendedMemory)
     }
 }
