@@ -73,6 +73,10 @@ final class Worker: SuperviseApplicationDelegate {
         log("event \(kind) \(text ?? "")")
     }
 
+    func applicationDidReceiveMemoryWarning(_ app: SuperviseApplication, level: MemoryWarning) {
+        log("memory warning (\(level.rawValue)): nothing cached to free")
+    }
+
     func applicationWillEnterForeground(_ app: SuperviseApplication) {
         log("coming back to the foreground")
     }

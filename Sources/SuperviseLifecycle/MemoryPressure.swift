@@ -1,0 +1,162 @@
+/// How hard memory is pressed, decided from the kernel's pressure stall figures
+/// (``PressureStall``) when the pressure trigger fires, and what follows: the level every child
+/// hears of (``LifecycleInput/memoryPressure(_:)``) and, under `--reclaim-on-pressure`, the
+/// suspended children reclaimed one at a time with a pause between, as Android's low-memory
+/// killer does. Pure: every input comes with its `Instant`.
+public struct MemoryPressure: Sendable {
+    /// Ordered: `none` < `moderate` < `low` < `critical`.
+    public enum Level: String, Comparable, Sendable, CaseIterable {
+        case none
+        case moderate
+        case low
+        case critical
+
+        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rank < rhs.rank }
+        private var rank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+    }
+
+    public struct Settings: Equatable, Sendable {
+        /// The trigger: memory is pressed (`moderate`) once tasks stalled `stall` within `window`.
+        public var stall: Duration
+        public var window: Duration
+        /// The share of time (percent) some task stalled on memory from which it is `low`, and
+        /// from which it is `critical`.
+        public var lowPercent: Double
+        public var criticalPercent: Double
+        /// The level from which suspended children are reclaimed; `nil`: never for pressure.
+        public var reclaimLevel: Level?
+        /// How long after a reclaim pressure is given to fall before the next.
+        public var reclaimPause: Duration
+
+        /// 150 ms in 2 s (7.5 %), low from 20 %, critical from 40 %, no reclaim, a pause of one window.
+        public static let standard = Settings(stall: .milliseconds(150), window: .seconds(2), lowPercent: 20,
+                                              criticalPercent: 40, reclaimLevel: nil, reclaimPause: .seconds(2))
+
+        public init(stall: Duration, window: Duration, lowPercent: Double, criticalPercent: Double,
+                    reclaimLevel: Level?, reclaimPause: Duration) {
+            self.stall = stall
+            self.window = window
+            self.lowPercent = lowPercent
+            self.criticalPercent = criticalPercent
+            self.reclaimLevel = reclaimLevel
+            self.reclaimPause = reclaimPause
+        }
+    }
+
+    /// The figures a level was decided from, as the log and the report say them.
+    public struct Reading: Equatable, Sendable, CustomStringConvertible {
+        public var level: Level
+        /// Percent of the time since the reading before (at most ``Settings/window`` ago when the
+        /// trigger keeps firing) in which some task stalled on memory.
+        public var recentPercent: Double
+        public var stall: PressureStall
+
+        public var description: String {
+            var text = "\(level.rawValue): some \(Self.percent(recentPercent)) recently, avg10 \(Self.percent(stall.some.avg10))"
+            if let full = stall.full { text += ", full avg10 \(Self.percent(full.avg10))" }
+            return text
+        }
+
+        static func percent(_ value: Double) -> String {
+            let tenths = Int((value * 10).rounded())
+            return "\(tenths / 10).\(tenths % 10)%"
+        }
+    }
+
+    /// What the shell does, in order.
+    public enum Action: Equatable, Sendable {
+        /// Tell every child the level (``LifecycleInput/memoryPressure(_:)``); its state decides
+        /// what it is sent.
+        case level(Level)
+        /// Reclaim this suspended child (its place in the config order), for this reason.
+        case reclaim(order: Int, reason: String)
+        /// A line for the supervisor's log.
+        case log(String)
+    }
+
+    public let settings: Settings
+    /// The level now: `none` once the trigger has not fired for two windows.
+    public private(set) var level: Level = .none
+    /// The last figures read, and when.
+    public private(set) var lastReading: Reading?
+    private var lastTotal: (total: Duration, at: Instant)?
+    private var lastFiredAt: Instant?
+    private var lastReclaimAt: Instant?
+    private var pauseEnd: Instant?
+
+    public init(settings: Settings) {
+        self.settings = settings
+    }
+
+    /// When a ``tick`` has something to do: the pressure eases, or a reclaim's pause ends.
+    public var nextDeadline: Instant? {
+        earliest(pauseEnd, level == .none ? nil : lastFiredAt.map { $0 + quietToEase })
+    }
+
+    /// How long the trigger stays quiet before the pressure is over: two windows, since under
+    /// pressure it fires about once a window.
+    private var quietToEase: Duration { settings.window + settings.window }
+
+    /// The figures when the trigger was armed: what the first firing is measured from.
+    public mutating func armed(_ stall: PressureStall, at now: Instant) {
+        lastTotal = (stall.some.total, now)
+    }
+
+    /// The trigger fired and the file read `stall`: decide the level, tell the children when it
+    /// changed, then reclaim if it calls for it. `candidates` are the suspended children.
+    public mutating func fired(_ stall: PressureStall, at now: Instant,
+                               candidates: [ReclaimPlan.Candidate]) -> [Action] {
+        let reading = Reading(level: level(for: stall, at: now), recentPercent: recentPercent(stall, at: now),
+                              stall: stall)
+        lastTotal = (stall.some.total, now)
+        lastFiredAt = now
+        lastReading = reading
+        var actions: [Action] = []
+        if reading.level != level {
+            level = reading.level
+            actions += [.log("memory pressure \(reading)"), .level(level)]
+        }
+        return actions + reclaimIfCalledFor(now, candidates: candidates)
+    }
+
+    /// Time has passed: the pressure eases when the trigger has been quiet for two windows; a
+    /// reclaim's pause ends.
+    public mutating func tick(at now: Instant, candidates: [ReclaimPlan.Candidate]) -> [Action] {
+        var actions: [Action] = []
+        if let pauseEnd, now >= pauseEnd { self.pauseEnd = nil }
+        if level != .none, let lastFiredAt, now >= lastFiredAt + quietToEase {
+            level = .none
+            actions += [.log("memory pressure eased: the trigger was quiet for \(quietToEase.formatted)"), .level(.none)]
+        }
+        return actions + reclaimIfCalledFor(now, candidates: candidates)
+    }
+
+    /// One reclaim, the first in ``ReclaimPlan``'s order, when the level calls for it, no pause
+    /// runs, and the trigger fired since the last reclaim (pressure read after it, not before).
+    private mutating func reclaimIfCalledFor(_ now: Instant, candidates: [ReclaimPlan.Candidate]) -> [Action] {
+        guard let reclaimLevel = settings.reclaimLevel, level >= reclaimLevel, pauseEnd == nil,
+              let lastFiredAt, lastReclaimAt.map({ lastFiredAt > $0 }) ?? true,
+              let victim = ReclaimPlan.order(candidates).first,
+              let candidate = candidates.first(where: { $0.order == victim }), let lastReading
+        else { return [] }
+        lastReclaimAt = now
+        pauseEnd = now + settings.reclaimPause
+        let reason = "reclaimed: memory pressure \(lastReading) (reclaims at \(reclaimLevel.rawValue)); "
+            + "suspended \((now - candidate.suspendedSince).formatted), \(candidate.bytes / 1024) KiB"
+        return [.reclaim(order: victim, reason: reason)]
+    }
+
+    private func level(for stall: PressureStall, at now: Instant) -> Level {
+        let percent = max(recentPercent(stall, at: now), stall.some.avg10)
+        if percent >= settings.criticalPercent { return .critical }
+        if percent >= settings.lowPercent { return .low }
+        return .moderate
+    }
+
+    /// Percent of the time since the reading before in which some task stalled (0 without one).
+    private func recentPercent(_ stall: PressureStall, at now: Instant) -> Double {
+        guard let lastTotal, now > lastTotal.at, stall.some.total >= lastTotal.total else { return 0 }
+        let share = (stall.some.total - lastTotal.total) / (now - lastTotal.at)
+        return min(100, share * 100)
+    }
+}
