@@ -16,6 +16,8 @@ public struct MemoryPressure: Sendable {
     }
 
     public struct Settings: Equatable, Sendable {
+        /// Children are warned (`--memory-warnings`); reclaim on pressure warns them too.
+        public var warns: Bool
         /// The trigger: memory is pressed (`moderate`) once tasks stalled `stall` within `window`.
         public var stall: Duration
         public var window: Duration
@@ -28,12 +30,32 @@ public struct MemoryPressure: Sendable {
         /// How long after a reclaim pressure is given to fall before the next.
         public var reclaimPause: Duration
 
-        /// 150 ms in 2 s (7.5 %), low from 20 %, critical from 40 %, no reclaim, a pause of one window.
-        public static let standard = Settings(stall: .milliseconds(150), window: .seconds(2), lowPercent: 20,
+        /// Whether pressure is watched at all: for warnings or for reclaim. Off by default, so
+        /// that a run's events stay the same whatever else loads the machine.
+        public var isWatched: Bool { warns || reclaimLevel != nil }
+
+        /// The level `--reclaim-on-pressure` reclaims from, unless the config names another.
+        public static let defaultReclaimLevel = Level.low
+
+        /// Not watched; 150 ms in 2 s (7.5 %), low from 20 %, critical from 40 %, no reclaim, a pause of one window.
+        public static let standard = Settings(warns: false, stall: .milliseconds(150), window: .seconds(2), lowPercent: 20,
                                               criticalPercent: 40, reclaimLevel: nil, reclaimPause: .seconds(2))
 
-        public init(stall: Duration, window: Duration, lowPercent: Double, criticalPercent: Double,
+        /// Why the kernel or the rules can't take these settings, or `nil`.
+        public var problem: String? {
+            if window < .milliseconds(500) || window > .seconds(10) {
+                return "pressure-window must be from 500ms to 10s (the kernel's range)"
+            }
+            if stall <= .zero || stall > window { return "pressure-stall must be more than 0 and at most pressure-window" }
+            guard lowPercent > 0, lowPercent <= criticalPercent, criticalPercent <= 100 else {
+                return "pressure-low and pressure-critical must be percentages with 0 < low <= critical <= 100"
+            }
+            return nil
+        }
+
+        public init(warns: Bool, stall: Duration, window: Duration, lowPercent: Double, criticalPercent: Double,
                     reclaimLevel: Level?, reclaimPause: Duration) {
+            self.warns = warns
             self.stall = stall
             self.window = window
             self.lowPercent = lowPercent

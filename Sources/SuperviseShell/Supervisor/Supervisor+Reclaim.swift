@@ -8,12 +8,7 @@ extension Supervisor {
     /// verified counts before a command can thaw that child.
     func reclaimOverBudget() {
         guard let budget = options.suspendedMemory else { return }
-        var candidates: [ReclaimPlan.Candidate] = []
-        for (order, child) in children.enumerated() where child.state == .suspended {
-            guard let since = child.lifecycle.stateEnteredAt else { continue }
-            candidates.append(ReclaimPlan.Candidate(order: order, suspendedSince: since, priority: child.spec.priority,
-                                                    bytes: child.frozenMemory))
-        }
+        let candidates = reclaimCandidates()
         let victims = ReclaimPlan.victims(candidates, budget: budget)
         guard !victims.isEmpty else { return }
         let total = candidates.reduce(UInt64(0)) { $0 + $1.bytes }
@@ -26,5 +21,16 @@ extension Supervisor {
             child.logger.notice("\(text)")
             child.handle(.reclaim, at: now)
         }
+    }
+
+    /// The suspended children, as a reclaim chooses among them.
+    func reclaimCandidates() -> [ReclaimPlan.Candidate] {
+        var candidates: [ReclaimPlan.Candidate] = []
+        for (order, child) in children.enumerated() where child.state == .suspended {
+            guard let since = child.lifecycle.stateEnteredAt else { continue }
+            candidates.append(ReclaimPlan.Candidate(order: order, suspendedSince: since, priority: child.spec.priority,
+                                                    bytes: child.frozenMemory))
+        }
+        return candidates
     }
 }
