@@ -93,7 +93,7 @@ public struct ChildLifecycle: Sendable {
     var afterReclaim = false
 
     /// The last `memory-warning` sent during the present memory pressure.
-    var lastMemoryWarning: MemoryWarning?
+    public internal(set) var lastMemoryWarning: MemoryWarning?
 
     var actions: [LifecycleAction] = []
 

@@ -94,8 +94,14 @@ import SuperviseTestSupport
         #expect(before > Self.cacheMiB * 1024, "the app holds its cache: \(before) KiB")
 
         live.send(["start hog", "wait not-running p1 timeout=60s"])
-        let states = NotRunningTests.statuses(live, count: 4, timeout: 70).map(\.state)
+        let pressed = NotRunningTests.statuses(live, count: 4, timeout: 70)
+        let states = pressed.map(\.state)
         #expect(states == ["active", "active", "not-running", "not-running"], "app, hog, p1, p2: \(states)\n\(live.log)")
+        #expect(pressed.first?.object["memory_warning"] is String, "status shows the app's warning: \(pressed.first?.object ?? [:])")
+        for reclaimed in pressed.suffix(2) {
+            let reason = reclaimed.object["reclaimed"] as? String ?? ""
+            #expect(reason.hasPrefix("reclaimed: memory pressure "), "status says why: \(reclaimed.object)")
+        }
         #expect(live.log.contains("swift-worker: memory warning"), "the app was warned:\n\(live.log)")
         #expect(live.log.contains("freed \(Self.cacheMiB) MiB of cache"))
         let after = Self.residentKiB(app.pid) ?? .max

@@ -52,10 +52,7 @@ extension Supervisor {
             case .level(let level):
                 for child in children { child.handle(.memoryPressure(level), at: now) }
             case .reclaim(let order, let reason):
-                let child = children[order]
-                child.record(.note, reason, at: now)
-                child.logger.notice("\(reason)")
-                child.handle(.reclaim, at: now)
+                reclaim(children[order], reason: reason, at: now)
             }
         }
     }

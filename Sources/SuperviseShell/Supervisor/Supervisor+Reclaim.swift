@@ -14,13 +14,17 @@ extension Supervisor {
         let total = candidates.reduce(UInt64(0)) { $0 + $1.bytes }
         for order in victims {
             let child = children[order]
-            let now = MonotonicClock.now()
-            let text = "reclaimed: suspended children held \(total / 1024) KiB, over the suspended-memory budget "
-                + "of \(budget / 1024) KiB; this one \(child.frozenMemory / 1024) KiB"
-            child.record(.note, text, at: now)
-            child.logger.notice("\(text)")
-            child.handle(.reclaim, at: now)
+            reclaim(child, reason: "reclaimed: suspended children held \(total / 1024) KiB, over the suspended-memory budget "
+                + "of \(budget / 1024) KiB; this one \(child.frozenMemory / 1024) KiB", at: MonotonicClock.now())
         }
+    }
+
+    /// Reclaims the suspended `child`, saying why in its timeline, the log and `status`.
+    func reclaim(_ child: SupervisedChild, reason: String, at now: Instant) {
+        child.reclaimReason = reason
+        child.record(.note, reason, at: now)
+        child.logger.notice("\(reason)")
+        child.handle(.reclaim, at: now)
     }
 
     /// The suspended children, as a reclaim chooses among them.

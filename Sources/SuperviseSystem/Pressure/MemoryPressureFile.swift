@@ -31,6 +31,17 @@ public enum MemoryPressureFile {
         return .failure(Unwatched(reason: tried.joined(separator: "; ")))
     }
 
+    /// What `supervise doctor` says: whether a trigger for `stall` within `window` can be armed,
+    /// and on which file, or why not.
+    public static func diagnose(stall: Duration, window: Duration) -> String {
+        switch trigger(stall: stall, window: window) {
+        case .success(let (_, path)):
+            "usable: a trigger on \(path) (--memory-warnings, --reclaim-on-pressure)"
+        case .failure(let unwatched):
+            "not usable: \(unwatched.reason); --suspended-memory still works"
+        }
+    }
+
     /// Why memory pressure can't be watched: for each file tried, what the kernel said.
     public struct Unwatched: Error {
         public var reason: String
