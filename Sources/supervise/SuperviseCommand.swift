@@ -104,10 +104,10 @@ struct SuperviseCommand: ParsableCommand {
     @Option(name: .customLong("suspended-memory"), parsing: .unconditional, help: ArgumentHelp("Reclaim suspended children over this memory: 512M.", valueName: "size"))
     var suspendedMemory: String?
 
-    @Flag(name: .customLong("memory-warnings"), help: "Send memory-warning to running children under memory pressure.")
+    @Flag(name: .customLong("memory-warnings"), help: "Warn running children under memory pressure.")
     var memoryWarnings = false
 
-    @Flag(name: .customLong("reclaim-on-pressure"), help: "Reclaim suspended children, one at a time, under memory pressure.")
+    @Flag(name: .customLong("reclaim-on-pressure"), help: "Reclaim suspended children under memory pressure.")
     var reclaimOnPressure = false
 
     @Option(name: .customLong("report"), help: ArgumentHelp("Write the run's JSON report to this file when it ends.", valueName: "file"))
