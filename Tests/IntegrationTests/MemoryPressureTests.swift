@@ -128,4 +128,42 @@ import SuperviseTestSupport
         #expect(p1At - p2At >= 1000, "one at a time with the 1 s pause: p2 at \(p2At) ms, p1 at \(p1At) ms")
         #expect(p2Reason.contains("recently, avg10 "), "the figures are in the reason: \(p2Reason)")
     }
+
+    /// The `some` total of the system's memory pressure, in microseconds.
+    static func stalledMicroseconds() -> Int? {
+        let text = (try? String(contentsOfFile: "/proc/pressure/memory", encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").first { $0.hasPrefix("some ") }?.split(separator: " ")
+            .first { $0.hasPrefix("total=") }.flatMap { Int($0.dropFirst("total=".count)) }
+    }
+
+    /// The trigger is a descriptor in the loop, not a poll: with nothing pressing memory, a
+    /// supervisor that watches pressure is not woken in 3 s.
+    @Test func watchingPressureIsNoPolling() throws {
+        guard SkipReason.check(Self.unavailableReason, skipping: "an armed trigger", in: "MemoryPressureTests") else { return }
+        var before: [String: Int] = [:], after: [String: Int] = [:]
+        var stalled: (Int?, Int?) = (nil, nil)
+        let run = try Supervise.run(["--control", "none", "--memory-warnings", "--", "sleep", "30"]) { process in
+            let pid = process.processIdentifier
+            let child = SupervisedChild(backend: .sigstop, supervisorPID: pid)
+            #expect(eventually {
+                let blockedIn = ProcessInspector.read("/proc/\(pid)/syscall") ?? ""
+                return child.pid.map { ProcessInspector.commandLine($0) == "sleep 30" } == true
+                    && (blockedIn.hasPrefix("232 ") || blockedIn.hasPrefix("281 "))
+            })
+            stalled.0 = Self.stalledMicroseconds()
+            before = FreezerTests.contextSwitches(pid)
+            // The point: 3 s in which an idle supervisor must not be woken.
+            Thread.sleep(forTimeInterval: 3)
+            after = FreezerTests.contextSwitches(pid)
+            stalled.1 = Self.stalledMicroseconds()
+            kill(pid, SIGTERM)
+        }
+        #expect(run.stderr.contains("memory pressure watched on "), "the trigger was armed: \(run.stderr)")
+        guard let from = stalled.0, let to = stalled.1, to - from < 150_000 else {
+            SkipReason.check("memory was pressed meanwhile (some total \(stalled))", skipping: "idleness", in: "MemoryPressureTests")
+            return
+        }
+        #expect(!before.isEmpty)
+        #expect(before == after, "context switches while idle: \(before) -> \(after)")
+    }
 }
