@@ -4,9 +4,9 @@ import SuperviseTestSupport
 
 /// Genuine memory pressure, on every freezer here: a hog thrashing its page cache in a
 /// memory-limited cgroup v1 makes tasks stall on memory; the kernel's trigger wakes the
-/// supervisor, the Swift example (the client library) is warned and frees its cache, then the
-/// suspended children are reclaimed one at a time, the one suspended longest first, and the
-/// next event launches the first one again with `reclaimed`.
+/// supervisor, the Swift example (the client library) is warned and frees its cache, and the
+/// Python example drops its own; then the suspended children are reclaimed one at a time, the
+/// one suspended longest first, and the next event launches the first one again with `reclaimed`.
 @Suite(.blockingThreads, .serialized, .timeLimit(.minutes(5))) struct MemoryPressureTests {
     /// Removed with the suite instance, after each test.
     let temporary = TemporaryDirectory()
@@ -51,6 +51,9 @@ import SuperviseTestSupport
             command = ["\(ExampleTests.swiftWorker)"]
             env = { CACHE_MIB = "\(Self.cacheMiB)" }
 
+            [child.py]
+            command = ["python3", "\(ExampleTests.example("python/worker.py"))"]
+
             [child.hog]
             command = ["python3", "\(Supervise.worker("memory-hog.py"))", "96"]
             env = { HOG_CGROUP = "\(hogCgroup)" }
@@ -87,16 +90,16 @@ import SuperviseTestSupport
         // p2 is suspended first, so it has been suspended longest: it goes first.
         live.send(["event p2 go", "wait suspended p2 timeout=20s", "event p1 go", "wait suspended p1 timeout=20s",
                    "wait active app timeout=20s"])
-        let parked = NotRunningTests.statuses(live, count: 4)
-        #expect(parked.map(\.state) == ["active", "not-running", "suspended", "suspended"], "\(live.log)")
+        let parked = NotRunningTests.statuses(live, count: 5)
+        #expect(parked.map(\.state) == ["active", "active", "not-running", "suspended", "suspended"], "\(live.log)")
         let app = try #require(parked.first, "status: \(live.log)")
         let before = try #require(Self.residentKiB(app.pid))
         #expect(before > Self.cacheMiB * 1024, "the app holds its cache: \(before) KiB")
 
         live.send(["start hog", "wait not-running p1 timeout=60s"])
-        let pressed = NotRunningTests.statuses(live, count: 4, timeout: 70)
+        let pressed = NotRunningTests.statuses(live, count: 5, timeout: 70)
         let states = pressed.map(\.state)
-        #expect(states == ["active", "active", "not-running", "not-running"], "app, hog, p1, p2: \(states)\n\(live.log)")
+        #expect(states == ["active", "active", "active", "not-running", "not-running"], "app, py, hog, p1, p2: \(states)\n\(live.log)")
         #expect(pressed.first?.object["memory_warning"] is String, "status shows the app's warning: \(pressed.first?.object ?? [:])")
         for reclaimed in pressed.suffix(2) {
             let reason = reclaimed.object["reclaimed"] as? String ?? ""
@@ -104,6 +107,8 @@ import SuperviseTestSupport
         }
         #expect(live.log.contains("swift-worker: memory warning"), "the app was warned:\n\(live.log)")
         #expect(live.log.contains("freed \(Self.cacheMiB) MiB of cache"))
+        #expect(eventually(timeout: 5) { live.log.contains("python-worker: memory warning ") && live.log.contains(" cached items") },
+                "the Python example was warned and dropped its cache:\n\(live.log)")
         let after = Self.residentKiB(app.pid) ?? .max
         #expect(after < before - Self.cacheMiB * 1024 / 2, "the app's memory went from \(before) to \(after) KiB")
 
@@ -111,7 +116,7 @@ import SuperviseTestSupport
         live.send(["terminate hog", "wait exited hog timeout=20s"])
         #expect(eventually(timeout: 30) { live.log.contains("memory pressure eased") }, "\(live.log)")
         live.send(["event p2 back", "wait suspended p2 timeout=20s"])
-        #expect(NotRunningTests.statuses(live, count: 4).last?.state == "suspended", "\(live.log)")
+        #expect(NotRunningTests.statuses(live, count: 5).last?.state == "suspended", "\(live.log)")
         let read = ((try? String(contentsOfFile: temporary.file("p2"), encoding: .utf8)) ?? "").split(separator: "\n")
         #expect(read.suffix(3).first == "did-finish-launching background reclaimed", "\(read)")
         live.send("terminate all")
