@@ -85,6 +85,14 @@ public struct MemoryPressure: Sendable {
         }
     }
 
+    /// A change of level, as the report lists it: when, to what, and why (the figures, or how
+    /// long the trigger was quiet).
+    public struct Change: Equatable, Sendable {
+        public var at: Instant
+        public var level: Level
+        public var why: String
+    }
+
     /// What the shell does, in order.
     public enum Action: Equatable, Sendable {
         /// Tell every child the level (``LifecycleInput/memoryPressure(_:)``); its state decides
@@ -101,6 +109,9 @@ public struct MemoryPressure: Sendable {
     public private(set) var level: Level = .none
     /// The last figures read, and when.
     public private(set) var lastReading: Reading?
+    /// Every change of level: the first and the last ``changeLimit``.
+    public private(set) var changes = HeadTailBuffer<Change>(headLimit: changeLimit, tailLimit: changeLimit)
+    public static let changeLimit = 100
     private var lastTotal: (total: Duration, at: Instant)?
     private var lastFiredAt: Instant?
     private var lastReclaimAt: Instant?
@@ -136,6 +147,7 @@ public struct MemoryPressure: Sendable {
         var actions: [Action] = []
         if reading.level != level {
             level = reading.level
+            changes.append(Change(at: now, level: level, why: reading.description))
             actions += [.log("memory pressure \(reading)"), .level(level)]
         }
         return actions + reclaimIfCalledFor(now, candidates: candidates)
@@ -148,7 +160,9 @@ public struct MemoryPressure: Sendable {
         if let pauseEnd, now >= pauseEnd { self.pauseEnd = nil }
         if level != .none, let lastFiredAt, now >= lastFiredAt + quietToEase {
             level = .none
-            actions += [.log("memory pressure eased: the trigger was quiet for \(quietToEase.formatted)"), .level(.none)]
+            let why = "eased: the trigger was quiet for \(quietToEase.formatted)"
+            changes.append(Change(at: now, level: .none, why: why))
+            actions += [.log("memory pressure \(why)"), .level(.none)]
         }
         return actions + reclaimIfCalledFor(now, candidates: candidates)
     }

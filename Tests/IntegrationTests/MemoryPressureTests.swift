@@ -132,6 +132,15 @@ import SuperviseTestSupport
         #expect(firstWarning.0 <= p2At, "warned at \(firstWarning.0) ms, first reclaim at \(p2At) ms")
         #expect(p1At - p2At >= 1000, "one at a time with the 1 s pause: p2 at \(p2At) ms, p1 at \(p1At) ms")
         #expect(p2Reason.contains("recently, avg10 "), "the figures are in the reason: \(p2Reason)")
+
+        let pressure = try #require(run.report?["memory_pressure"] as? [String: Any], "no memory_pressure in the report")
+        #expect((pressure["file"] as? String)?.hasSuffix("memory") == true || (pressure["file"] as? String)?.hasSuffix("memory.pressure") == true,
+                "\(pressure)")
+        let changes = (pressure["changes"] as? [[String: Any]] ?? []).compactMap { change in
+            (change["t_ms"] as? Double).flatMap { t in (change["level"] as? String).map { (t, $0) } }
+        }
+        #expect(changes.first.map { $0.0 <= firstWarning.0 } == true, "a level before the first warning: \(changes)")
+        #expect(changes.contains { $0.1 == "low" || $0.1 == "critical" } && changes.last?.1 == "none", "\(changes)")
     }
 
     /// The `some` total of the system's memory pressure, in microseconds.
@@ -164,11 +173,20 @@ import SuperviseTestSupport
             kill(pid, SIGTERM)
         }
         #expect(run.stderr.contains("memory pressure watched on "), "the trigger was armed: \(run.stderr)")
+        let pressure = run.report?["memory_pressure"] as? [String: Any]
+        #expect(pressure?["trigger"] as? String == "some 0.15s 2s" && pressure?["reclaim_level"] is NSNull, "\(pressure ?? [:])")
         guard let from = stalled.0, let to = stalled.1, to - from < 150_000 else {
             SkipReason.check("memory was pressed meanwhile (some total \(stalled))", skipping: "idleness", in: "MemoryPressureTests")
             return
         }
         #expect(!before.isEmpty)
         #expect(before == after, "context switches while idle: \(before) -> \(after)")
+    }
+
+    /// Not asked for, pressure is not watched: nothing is logged of it, the report says null.
+    @Test func notAskedForNothingIsWatched() throws {
+        let run = try Supervise.run(["--control", "none", "--", "true"])
+        #expect(run.status == 0 && !run.stderr.contains("memory pressure"), "\(run.stderr)")
+        #expect(run.report?["memory_pressure"] is NSNull)
     }
 }

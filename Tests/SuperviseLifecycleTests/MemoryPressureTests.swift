@@ -54,6 +54,18 @@ import Testing
         #expect(levels(fire(stalled: 0.2, over: 2)) == [.moderate], "10 %: it fell")
     }
 
+    @Test mutating func everyChangeIsKeptForTheReportWithItsFigures() {
+        _ = fire(stalled: 0.15, over: 2)
+        _ = fire(stalled: 0.16, over: 2)
+        _ = fire(stalled: 0.9, over: 2)
+        _ = advance(by: 4)
+        #expect(pressure.changes.elements.map(\.level) == [.moderate, .critical, .none], "a reading at the same level is no change")
+        #expect(pressure.changes.elements.map(\.at) == [Instant.zero + .seconds(2), .zero + .seconds(6), .zero + .seconds(10)])
+        #expect(pressure.changes.elements.map(\.why) == ["moderate: some 7.5% recently, avg10 0.0%",
+                                                         "critical: some 45.0% recently, avg10 0.0%",
+                                                         "eased: the trigger was quiet for 4s"])
+    }
+
     @Test mutating func avg10CountsWhenTheShareSinceALongQuietIsDiluted() {
         #expect(levels(fire(stalled: 0.9, over: 600, avg10: 41)) == [.critical])
     }

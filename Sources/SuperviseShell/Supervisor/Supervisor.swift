@@ -43,7 +43,7 @@ public final class Supervisor {
     var gaveControlHint = false
     /// The memory pressure rules, and the kernel's trigger that wakes them (`nil`: not watched).
     var memoryPressure: MemoryPressure
-    var pressureTrigger: PressureTrigger?
+    var pressureWatch = PressureWatch.off
 
     /// Prepares the loop and the signals; nothing is launched yet. `controlSocket` is served
     /// once the run starts, and removed when it ends.
