@@ -79,8 +79,9 @@ public struct MemoryPressure: Sendable {
             return text
         }
 
+        /// `12.3%`; a figure past 100 (which no kernel writes) is said as 100, never trapped on.
         static func percent(_ value: Double) -> String {
-            let tenths = Int((value * 10).rounded())
+            let tenths = Int((min(max(value, 0), 100) * 10).rounded())
             return "\(tenths / 10).\(tenths % 10)%"
         }
     }
@@ -107,8 +108,8 @@ public struct MemoryPressure: Sendable {
     public let settings: Settings
     /// The level now: `none` once the trigger has not fired for two windows.
     public private(set) var level: Level = .none
-    /// The last figures read, and when.
-    public private(set) var lastReading: Reading?
+    /// The last figures read: what a reclaim gives as its reason.
+    private var lastReading: Reading?
     /// Every change of level: the first and the last ``changeLimit``.
     public private(set) var changes = HeadTailBuffer<Change>(headLimit: changeLimit, tailLimit: changeLimit)
     public static let changeLimit = 100

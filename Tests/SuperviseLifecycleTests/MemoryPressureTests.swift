@@ -70,6 +70,11 @@ import Testing
         #expect(levels(fire(stalled: 0.9, over: 600, avg10: 41)) == [.critical])
     }
 
+    @Test mutating func aFigureNoKernelWritesIsCriticalAndTrapsNothing() {
+        #expect(fire(stalled: 0, over: 2, avg10: 1e300) == [.log("memory pressure critical: some 0.0% recently, avg10 100.0%"),
+                                                            .level(.critical)])
+    }
+
     @Test mutating func itEasesWhenTheTriggerIsQuietForTwoWindows() {
         _ = fire(stalled: 0.5, over: 2)
         #expect(pressure.nextDeadline == now + .seconds(4))
