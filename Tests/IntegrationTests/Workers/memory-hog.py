@@ -15,13 +15,11 @@ with open(os.path.join(os.environ["HOG_CGROUP"], "cgroup.procs"), "w") as procs:
     procs.write(str(os.getpid()))
 size = int(sys.argv[1]) << 20
 path = os.path.join(os.environ.get("HOG_DIRECTORY", "/var/tmp"), "memory-hog-%d" % os.getpid())
-with open(path, "wb") as out:
-    for _ in range(size >> 20):
-        out.write(os.urandom(1 << 20))
-    out.flush()
-    os.fsync(out.fileno())
-fd = os.open(path, os.O_RDONLY)
-os.unlink(path)
+fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+os.unlink(path)  # nothing is left behind, however the hog is killed
+for _ in range(size >> 20):
+    os.write(fd, os.urandom(1 << 20))
+os.fsync(fd)
 pages = mmap.mmap(fd, size, prot=mmap.PROT_READ)
 total = 0
 while True:
