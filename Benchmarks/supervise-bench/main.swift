@@ -7,13 +7,13 @@ import Foundation
 /// branch's, say) to the startup, idle, scale and binary figures, measured in the same turns.
 /// See docs/performance.md.
 let arguments = CommandLine.arguments.dropFirst()
-let usage = "usage: supervise-bench [--quick | --full] [--only latency,relaunch,pause,timers,startup,idle,scale,throughput,binary,ctl] [--compare SUPERVISE]"
+let usage = "usage: supervise-bench [--quick | --full] [--only latency,relaunch,pause,timers,startup,idle,scale,throughput,binary,ctl,pressure] [--compare SUPERVISE]"
 if arguments.contains("--help") || arguments.contains("-h") {
     print(usage)
     exit(0)
 }
 let full = arguments.contains("--full")
-let all = ["latency", "relaunch", "pause", "timers", "startup", "idle", "scale", "throughput", "binary", "ctl"]
+let all = ["latency", "relaunch", "pause", "timers", "startup", "idle", "scale", "throughput", "binary", "ctl", "pressure"]
 var selected = all
 if let index = arguments.firstIndex(of: "--only"), arguments.index(after: index) < arguments.endIndex {
     selected = arguments[arguments.index(after: index)].split(separator: ",").map(String.init)
@@ -70,6 +70,7 @@ for figure in selected {
         case "scale": try bench.scale()
         case "binary": try bench.binary()
         case "ctl": try bench.ctl()
+        case "pressure": try bench.pressure()
         default: try bench.throughput()
         }
     } catch {

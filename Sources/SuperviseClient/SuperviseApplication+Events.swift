@@ -66,6 +66,7 @@ extension SuperviseApplication {
         case .willEnterForeground: delegate.applicationWillEnterForeground(self)
         case .willTerminate(let graceMS): delegate.applicationWillTerminate(self, grace: .milliseconds(graceMS))
         case .error(let error): delegate.application(self, didReceive: error)
+        case .memoryWarning(let level): delegate.applicationDidReceiveMemoryWarning(self, level: level)
         case .expire: break
         }
     }
@@ -96,7 +97,7 @@ extension SuperviseApplication {
                 expirationHandler = handler
                 state.expirationHandlers.updateValue(nil, forKey: number)
             }
-        case .event, .willTerminate, .error:
+        case .event, .willTerminate, .error, .memoryWarning:
             break
         }
         if state.streams.isEmpty, let count = state.backlog?.count {

@@ -29,6 +29,11 @@ public protocol SuperviseApplicationDelegate: Sendable {
     func applicationWillTerminate(_ application: SuperviseApplication, grace: Duration)
     /// `error`: the supervisor rejected a request.
     func application(_ application: SuperviseApplication, didReceive error: RequestError)
+    /// `memory-warning LEVEL`: memory is under pressure, as UIKit's
+    /// `applicationDidReceiveMemoryWarning`; free caches and whatever can be rebuilt. `level`
+    /// says how hard (`moderate`, `low`, `critical` in the foreground; `background`, then
+    /// `complete` in the background) — see protocol.md's *Memory pressure*.
+    func applicationDidReceiveMemoryWarning(_ application: SuperviseApplication, level: MemoryWarning)
 }
 
 extension SuperviseApplicationDelegate {
@@ -41,4 +46,5 @@ extension SuperviseApplicationDelegate {
     public func applicationWillEnterForeground(_ application: SuperviseApplication) {}
     public func applicationWillTerminate(_ application: SuperviseApplication, grace: Duration) {}
     public func application(_ application: SuperviseApplication, didReceive error: RequestError) {}
+    public func applicationDidReceiveMemoryWarning(_ application: SuperviseApplication, level: MemoryWarning) {}
 }

@@ -22,7 +22,10 @@ public enum ConfigFile {
     /// Starting and reclaiming: allowed at the top level (defaults) and in each child's table.
     public static let startKeys = ["autostart", "priority"]
     /// The whole run: only at the top level.
-    public static let runKeys = ["suspended-memory"]
+    public static let runKeys = ["suspended-memory"] + pressureKeys
+    /// Memory pressure: its trigger, its levels, and reclaim under it (top level only).
+    public static let pressureKeys = ["memory-warnings", "reclaim-on-pressure", "pressure-stall", "pressure-window", "pressure-low",
+                                      "pressure-critical", "reclaim-pause"]
 
     /// Reads and checks the config file at `path`, with `commandLine` applied as
     /// described above. Children come back in the order the file lists them.
@@ -76,12 +79,14 @@ public enum ConfigFile {
         guard !childTables.isEmpty else {
             throw UsageError("\(path): no children: add a [child.NAME] table with a command")
         }
+        if let problem = defaults.memoryPressure.problem { throw UsageError("\(path): \(problem)") }
         var specs: [ChildSpec] = []
         for (name, table) in childTables {
             specs.append(try childSpec(name: name, table: table, defaults: defaults, commandLine: commandLine,
                                        reader: reader))
         }
-        return ConfigRun(children: specs, suspendedMemory: defaults.suspendedMemory)
+        return ConfigRun(children: specs, suspendedMemory: defaults.suspendedMemory,
+                         memoryPressure: defaults.memoryPressure)
     }
 
     private static func childSpec(
@@ -166,6 +171,7 @@ struct ConfigLevel {
     var priority: Int?
     /// Top level only.
     var suspendedMemory: UInt64?
+    var memoryPressure = MemoryPressure.Settings.standard
     var command: [String]?
     var environment: [String: String] = [:]
     var workingDirectory: String?
@@ -182,9 +188,12 @@ public struct ConfigRun: Sendable {
     public var children: [ChildSpec]
     /// `suspended-memory`, in bytes.
     public var suspendedMemory: UInt64?
+    /// The `pressure-*` keys and `reclaim-on-pressure`.
+    public var memoryPressure: MemoryPressure.Settings
 
-    public init(children: [ChildSpec], suspendedMemory: UInt64?) {
+    public init(children: [ChildSpec], suspendedMemory: UInt64?, memoryPressure: MemoryPressure.Settings = .standard) {
         self.children = children
         self.suspendedMemory = suspendedMemory
+        self.memoryPressure = memoryPressure
     }
 }

@@ -135,6 +135,8 @@ struct ConfigReader {
         case "allow-new-privileges" where section != nil:
             guard case .boolean(let flag) = value else { throw fail("expected true or false, found \(value.typeName)") }
             level.allowsNewPrivileges = flag
+        case _ where section == nil && ConfigFile.pressureKeys.contains(entry.key):
+            try readPressure(entry, into: &level.memoryPressure, fail)
         default:
             throw unknownKey(entry, key: key, section: section)
         }
@@ -189,7 +191,7 @@ struct ConfigReader {
         return error(entry.line, "\(key): unknown key\(hint): expected one of \(known.joined(separator: ", "))")
     }
 
-    private func duration(_ value: TOMLValue, _ fail: (String) -> UsageError) throws(UsageError) -> Duration {
+    func duration(_ value: TOMLValue, _ fail: (String) -> UsageError) throws(UsageError) -> Duration {
         switch value {
         case .string(let text):
             do throws(UsageError) {
@@ -213,7 +215,7 @@ struct ConfigReader {
         }
     }
 
-    private func choice<Choice: RawRepresentable & CaseIterable>(
+    func choice<Choice: RawRepresentable & CaseIterable>(
         _ value: TOMLValue, _ type: Choice.Type, _ fail: (String) -> UsageError
     ) throws(UsageError) -> Choice where Choice.RawValue == String {
         let names = Choice.allCases.map(\.rawValue)

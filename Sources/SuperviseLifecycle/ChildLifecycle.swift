@@ -92,6 +92,9 @@ public struct ChildLifecycle: Sendable {
     /// The run before this one was reclaimed: the launch says `reclaimed`.
     var afterReclaim = false
 
+    /// The last `memory-warning` sent during the present memory pressure.
+    public internal(set) var lastMemoryWarning: MemoryWarning?
+
     var actions: [LifecycleAction] = []
 
     /// How many events a launch for an event holds until it is made, its own included.
@@ -188,6 +191,7 @@ public struct ChildLifecycle: Sendable {
         case .tick: tick(now)
         case .supervisorGap(let gap): moveDeadlines(by: gap)
         case .reclaim: reclaim()
+        case .memoryPressure(let level): memoryPressure(level)
         case .eventsUnread(let bytes): unreadEventBytes = bytes
         }
         return actions

@@ -49,6 +49,8 @@ public enum LifecycleInput: Equatable, Sendable {
     case supervisorGap(Duration)
     /// Kill the suspended child to take back its memory, without notice (`--suspended-memory`).
     case reclaim
+    /// Memory pressure is now at this level (``MemoryPressure``): warn the child if it runs.
+    case memoryPressure(MemoryPressure.Level)
     /// How many bytes of events wait unread for the child beyond what its events pipe holds
     /// (its backlog), told before each `event` command: over ``ChildLifecycle/unreadEventsLimit``
     /// the event is refused, since lifecycle events are never dropped.
@@ -60,7 +62,7 @@ public enum LifecycleInput: Equatable, Sendable {
         case .background, .foreground, .event, .terminate, .start, .restart: true
         case .launched, .request, .malformed, .freezeVerified, .notFrozenYet, .freezerNotified, .thawedFromOutside,
              .killedWhileFrozen, .mainProcessStopped, .mainProcessContinued, .exited, .spawnFailed, .runOver,
-             .treeEmptied, .tick, .supervisorGap, .reclaim, .eventsUnread: false
+             .treeEmptied, .tick, .supervisorGap, .reclaim, .memoryPressure, .eventsUnread: false
         }
     }
 }

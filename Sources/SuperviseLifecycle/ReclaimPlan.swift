@@ -1,5 +1,6 @@
-/// Which suspended children to reclaim so that the memory of those left fits a budget
-/// (`--suspended-memory`).
+/// Which suspended children to reclaim, and in what order: so that the memory of those left
+/// fits a budget (`--suspended-memory`), or one at a time under memory pressure
+/// (``MemoryPressure``).
 public enum ReclaimPlan {
     /// A suspended child that may be reclaimed.
     public struct Candidate: Equatable, Sendable {
@@ -26,14 +27,24 @@ public enum ReclaimPlan {
     public static func victims(_ candidates: [Candidate], budget: UInt64) -> [Int] {
         var total = candidates.reduce(UInt64(0)) { $0 &+ $1.bytes }
         guard total > budget else { return [] }
-        let oldestFirst = candidates.sorted {
-            ($0.suspendedSince, $0.priority, $0.order) < ($1.suspendedSince, $1.priority, $1.order)
-        }
         var chosen: [Int] = []
-        for candidate in oldestFirst where total > budget {
+        for candidate in sorted(candidates) where total > budget {
             chosen.append(candidate.order)
             total -= candidate.bytes
         }
         return chosen
+    }
+
+    /// The `order` of every candidate, in the order any reclaim takes them (memory pressure's
+    /// one at a time too): the one suspended longest first, then the lower priority, then the
+    /// earlier in the config.
+    public static func order(_ candidates: [Candidate]) -> [Int] {
+        sorted(candidates).map(\.order)
+    }
+
+    private static func sorted(_ candidates: [Candidate]) -> [Candidate] {
+        candidates.sorted {
+            ($0.suspendedSince, $0.priority, $0.order) < ($1.suspendedSince, $1.priority, $1.order)
+        }
     }
 }

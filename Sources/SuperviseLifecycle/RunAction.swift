@@ -20,6 +20,9 @@ public enum RunAction: Equatable, Sendable {
     case checkTreeEmpty(child: Int)
     /// A line of `child`'s log.
     case childLog(child: Int, RunLogLevel, String)
+    /// Reclaims the suspended `child` (hands its core `reclaim`), saying `reason` in its timeline,
+    /// its log and `status`.
+    case reclaim(child: Int, reason: String)
     /// Stops the job as a terminal's Ctrl-Z would, on `signal` (``TerminalJobControl`` decides how).
     case stopJob(signal: Int32)
     /// No further stdin command runs.

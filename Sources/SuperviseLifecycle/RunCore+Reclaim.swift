@@ -19,10 +19,9 @@ extension RunCore {
         let victims = ReclaimPlan.victims(candidates, budget: budget)
         guard !victims.isEmpty else { return [] }
         let total = candidates.reduce(UInt64(0)) { $0 &+ $1.bytes }
-        return victims.flatMap { place -> [RunAction] in
-            let text = "reclaimed: suspended children held \(total / 1024) KiB, over the suspended-memory budget "
-                + "of \(budget / 1024) KiB; this one \(children[place].frozenMemory / 1024) KiB"
-            return [.note(child: place, text), .childLog(child: place, .notice, text), .feed(child: place, .reclaim)]
+        return victims.map { place in
+            .reclaim(child: place, reason: "reclaimed: suspended children held \(total / 1024) KiB, over the "
+                + "suspended-memory budget of \(budget / 1024) KiB; this one \(children[place].frozenMemory / 1024) KiB")
         }
     }
 }

@@ -15,5 +15,7 @@ public enum Event: Equatable, Sendable {
     case expire(TaskID)
     case willEnterForeground
     case willTerminate(graceMS: Int64)
+    /// `memory-warning LEVEL`: memory is under pressure; free what you can.
+    case memoryWarning(MemoryWarning)
     case error(RequestError)
 }

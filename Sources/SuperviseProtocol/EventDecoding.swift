@@ -54,6 +54,12 @@ extension Event {
             guard let grace = fields.milliseconds() else { return nil }
             return .willTerminate(graceMS: grace)
         }
+        if verbIs("memory-warning") {
+            guard let range = fields.word(),
+                  let level = MemoryWarning(rawValue: Bytes.string(bytes, range))
+            else { return nil }
+            return .memoryWarning(level)
+        }
         if verbIs("error") {
             guard let range = fields.word(),
                   let code = ProtocolErrorCode(rawValue: Bytes.string(bytes, range))

@@ -40,6 +40,9 @@ extension Event: ProtocolLine {
         case .willTerminate(let graceMS):
             buffer.appendASCII("will-terminate ")
             buffer.appendDecimal(graceMS)
+        case .memoryWarning(let level):
+            buffer.appendASCII("memory-warning ")
+            buffer.append(contentsOf: level.rawValue.utf8)
         case .error(let error):
             buffer.appendASCII("error ")
             buffer.append(contentsOf: error.code.rawValue.utf8)

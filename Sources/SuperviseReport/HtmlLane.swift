@@ -83,6 +83,7 @@ struct HtmlLane {
             drawLabel(top: top, into: &svg)
             drawStates(top: top, into: &svg)
             drawTicks(top: top, into: &svg)
+            drawMemoryMarks(top: top, into: &svg)
             drawTasks(top: top, rows: rows, into: &svg)
             drawExits(top: top, into: &svg)
             // A violation's line under the brackets, whose closing ticks it would hide (a limit

@@ -31,6 +31,9 @@ enum HtmlPalette {
     /// The dashed line and `run N` where a run after the first begins.
     static let runStart = "#424242"
     static let protocolError = "#ad1457"
+    /// A `memory-warning` sent, and a reclaim for memory pressure.
+    static let memoryWarning = "#c0ca33"
+    static let pressureReclaim = "#304ffe"
     static let unrecorded = "#9e9e9e"
     static let grid = "#eeeeee"
     static let laneBackground = "#fafafa"

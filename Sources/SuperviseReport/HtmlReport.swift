@@ -144,6 +144,8 @@ public enum HtmlReport {
         swatch("exited") { svg, x, y in svg.rect(x: x + 6, y: y - 2, width: 3, height: 16, fill: HtmlPalette.kill) }
         swatch("violation") { svg, x, y in svg.rect(x: x + 5, y: y - 2, width: 4, height: 16, fill: HtmlPalette.violation) }
         swatch("protocol lines") { svg, x, y in svg.rect(x: x + 6, y: y + 2, width: 2, height: 8, fill: HtmlPalette.message) }
+        swatch("memory warning") { svg, x, y in svg.path(HtmlLane.diamond(x: x + 7, y: y + 6), fill: HtmlPalette.memoryWarning) }
+        swatch("pressure reclaim") { svg, x, y in svg.path(HtmlLane.diamond(x: x + 7, y: y + 6), fill: HtmlPalette.pressureReclaim) }
         swatch("not recorded") { svg, x, y in svg.rect(x: x, y: y, width: 14, height: 12, fill: "url(#unrecorded)") }
         svg.text("Hover over a span, a tick, a bar or a mark for its protocol lines and times.", x: 8, y: y + 30,
                  size: 11, fill: "#616161")

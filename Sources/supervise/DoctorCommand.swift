@@ -1,11 +1,12 @@
 import ArgumentParser
+import SuperviseLifecycle
 import SuperviseSystem
 
 /// `supervise doctor`: what this supervisor can do here, in lines to paste into a bug report.
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "supervise doctor",
-        abstract: "Say what supervise can do here: freezers, users, capabilities.")
+        abstract: "Say what supervise can do here: freezers, users, capabilities, memory pressure.")
 
     mutating func run() {
         let privileges = SupervisorPrivileges.current()
@@ -25,6 +26,8 @@ struct DoctorCommand: ParsableCommand {
             lines.append("freezer \(text)")
         }
         lines.append("freezer auto: \(first ?? "none: a run is refused")")
+        let pressure = MemoryPressure.Settings.standard
+        lines.append("memory pressure: \(MemoryPressureFile.diagnose(stall: pressure.stall, window: pressure.window))")
         print(lines.joined(separator: "\n"))
     }
 

@@ -104,6 +104,12 @@ struct SuperviseCommand: ParsableCommand {
     @Option(name: .customLong("suspended-memory"), parsing: .unconditional, help: ArgumentHelp("Reclaim suspended children over this memory: 512M.", valueName: "size"))
     var suspendedMemory: String?
 
+    @Flag(name: .customLong("memory-warnings"), help: "Warn running children under memory pressure.")
+    var memoryWarnings = false
+
+    @Flag(name: .customLong("reclaim-on-pressure"), help: "Reclaim suspended children under memory pressure.")
+    var reclaimOnPressure = false
+
     @Option(name: .customLong("report"), help: ArgumentHelp("Write the run's JSON report to this file when it ends.", valueName: "file"))
     var report: String?
 
@@ -244,16 +250,6 @@ struct SuperviseCommand: ParsableCommand {
         return (file("--report"), file("--junit"), file("--html"))
     }
 
-    /// `--suspended-memory` in bytes, if given.
-    func memoryBudget() throws(ValidationError) -> UInt64? {
-        guard let suspendedMemory else { return nil }
-        do throws(UsageError) {
-            return try MemorySize.parse(suspendedMemory)
-        } catch {
-            throw ValidationError("--suspended-memory: \(error.message)")
-        }
-    }
-
     var overrides: SettingsOverrides {
         var overrides = SettingsOverrides()
         overrides.window = window
@@ -336,6 +332,7 @@ struct SuperviseCommand: ParsableCommand {
         options.keepGoing = keepGoing
         options.keepRunning = keepRunning
         options.suspendedMemory = try memoryBudget() ?? configured.suspendedMemory
+        options.memoryPressure = memoryPressure(configured: configured.memoryPressure)
         options.report = results.report
         options.junit = results.junit
         options.cgroupRoot = cgroupRoot

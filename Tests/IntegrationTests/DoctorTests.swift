@@ -37,6 +37,8 @@ import SuperviseTestSupport
         #expect(facts["freezer auto"] == first.rawValue, "\(run.stdout)")
         #expect(facts["user"]?.hasPrefix("uid \(getuid())") == true)
         #expect(facts["--user"]?.hasPrefix(getuid() == 0 ? "yes" : "no: lacks") == true, "\(run.stdout)")
+        let psi = FileManager.default.isReadableFile(atPath: "/proc/pressure/memory")
+        #expect(facts["memory pressure"]?.hasPrefix(psi ? "usable: a trigger on " : "not usable: ") == true, "\(run.stdout)")
         for mount in ["/sys/fs/cgroup/unified", "/sys/fs/cgroup/freezer"] {
             let left = ((try? FileManager.default.contentsOfDirectory(atPath: mount)) ?? [])
                 .filter { $0.hasPrefix("supervise-\(run.pid)-") }

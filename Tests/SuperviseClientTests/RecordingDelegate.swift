@@ -47,4 +47,8 @@ final class RecordingDelegate: SuperviseApplicationDelegate {
     func application(_ application: SuperviseApplication, didReceive error: RequestError) {
         log.record("error \(error.code.rawValue) \(error.request)")
     }
+
+    func applicationDidReceiveMemoryWarning(_ application: SuperviseApplication, level: MemoryWarning) {
+        log.record("memoryWarning \(level.rawValue)")
+    }
 }

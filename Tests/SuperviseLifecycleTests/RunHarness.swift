@@ -59,6 +59,7 @@ struct RunHarness {
             switch action {
             case .feed(let child, let input): feed(child, input)
             case .feedEveryChild(let input): for child in cores.indices { feed(child, input) }
+            case .reclaim(let child, _): feed(child, .reclaim)
             default: break
             }
         }

@@ -11,7 +11,9 @@ worker stops flushing and ends the task, so it is suspended instead of killed.
 --aware: it says hello as it starts, so a run where it never does (it hangs first, or
 is not this worker) fails.
 
-FLUSH_SECONDS (default 2) is how long a complete flush takes.
+FLUSH_SECONDS (default 2) is how long a complete flush takes. Under memory pressure
+(`memory-warning LEVEL`) it drops the cache of recent items it keeps, as an iOS app
+frees caches in didReceiveMemoryWarning.
 """
 
 import os
@@ -103,6 +105,7 @@ class Worker:
     def __init__(self, supervisor):
         self.supervisor = supervisor
         self.results = 0
+        self.cache = []  # recent items, kept only to be freed under memory pressure
         self.active = threading.Event()
         self.flush_stop = threading.Event()
 
@@ -111,6 +114,7 @@ class Worker:
         while True:
             self.active.wait()
             self.results += 1
+            self.cache = self.cache[-999:] + [bytes(1024)]
             time.sleep(0.05)
 
     def flush(self, task, seconds):
@@ -151,6 +155,9 @@ class Worker:
                 log(f"task {fields[1]} expired: stopping the flush")
                 self.flush_stop.set()
                 self.supervisor.end(fields[1])
+            elif verb == "memory-warning":
+                freed, self.cache = len(self.cache), []
+                log(f"memory warning {fields[1]}: dropped {freed} cached items")
             elif verb == "error":
                 log(f"the supervisor refused a request: {' '.join(fields[1:])}")
             elif verb == "will-terminate":

@@ -5,7 +5,9 @@
 // On did-enter-background it saves its state under a background task (WORK_SECONDS,
 // default 1) and returns at once; when the save ends, so does the task, and supervise
 // suspends it. If the save outlasts the background limit, the expiring activity is told
-// so, cancels the save, and its task ends. On will-terminate it exits.
+// so, cancels the save, and its task ends. On will-terminate it exits. It keeps a cache
+// (CACHE_MIB, default 8 MiB) that it frees on its first memory warning, as an iOS app frees
+// caches in applicationDidReceiveMemoryWarning.
 //
 //   swift build --product swift-worker-example
 //   supervise --aware --window 0.5 -- "$(swift build --show-bin-path)/swift-worker-example"
@@ -45,8 +47,13 @@ final class Save: Sendable {
 
 final class Worker: SuperviseApplicationDelegate {
     let workSeconds: Double
+    /// What the worker can rebuild, so frees under memory pressure: every page touched.
+    let cache: Mutex<[UInt8]>
 
-    init(workSeconds: Double) { self.workSeconds = workSeconds }
+    init(workSeconds: Double, cacheMiB: Int) {
+        self.workSeconds = workSeconds
+        cache = Mutex([UInt8](repeating: 1, count: cacheMiB << 20))
+    }
 
     func application(_ app: SuperviseApplication, didFinishLaunchingIn state: LaunchState) {
         log("launched in the \(state.rawValue)")
@@ -73,6 +80,14 @@ final class Worker: SuperviseApplicationDelegate {
         log("event \(kind) \(text ?? "")")
     }
 
+    func applicationDidReceiveMemoryWarning(_ app: SuperviseApplication, level: MemoryWarning) {
+        let freed = cache.withLock { cache in
+            defer { cache = [] }
+            return cache.count
+        }
+        log("memory warning (\(level.rawValue)): freed \(freed >> 20) MiB of cache")
+    }
+
     func applicationWillEnterForeground(_ app: SuperviseApplication) {
         log("coming back to the foreground")
     }
@@ -84,6 +99,7 @@ final class Worker: SuperviseApplicationDelegate {
 }
 
 let workSeconds = getenv("WORK_SECONDS").flatMap { Double(String(cString: $0)) } ?? 1
-let app = SuperviseApplication.launch(delegate: Worker(workSeconds: workSeconds))
+let cacheMiB = getenv("CACHE_MIB").flatMap { Int(String(cString: $0)) } ?? 8
+let app = SuperviseApplication.launch(delegate: Worker(workSeconds: workSeconds, cacheMiB: cacheMiB))
 if !app.isSupervised { log("not running under supervise; nothing will suspend this process") }
 while true { pause() }

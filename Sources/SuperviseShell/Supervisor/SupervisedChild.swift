@@ -21,6 +21,8 @@ final class SupervisedChild {
     static let snapshotLimit = 1_000
     /// Its resident memory at the last verified freeze, in bytes: what a suspended child holds.
     private(set) var frozenMemory: UInt64 = 0
+    /// Why it was last reclaimed (the budget, or memory pressure and its figures).
+    var reclaimReason: String?
     /// Why no process ever ran: exec failed (127 or 126), or the supervisor could not start it (125).
     private(set) var spawnFailure: SupervisorError?
 

@@ -214,6 +214,8 @@ extension Supervisor {
             ("tasks", .array(child.lifecycle.openTasks.map {
                 .object([("id", .string($0.id.rawValue)), ("name", .string($0.name))])
             })),
+            ("memory_warning", .string(child.lifecycle.lastMemoryWarning?.rawValue)),
+            ("reclaimed", .string(child.state == .notRunning && child.lifecycle.exit?.by == .reclaim ? child.reclaimReason : nil)),
         ])
     }
 }

@@ -8,4 +8,12 @@ extension Supervisor {
     func reclaimOverBudget() {
         perform(core.handle(.weighSuspendedMemory(runChildren)))
     }
+
+    /// Reclaims the suspended `child`, saying why in its timeline, the log and `status`.
+    func reclaim(_ child: SupervisedChild, reason: String, at now: Instant) {
+        child.reclaimReason = reason
+        child.record(.note, reason, at: now)
+        child.logger.notice("\(reason)")
+        child.handle(.reclaim, at: now)
+    }
 }

@@ -80,6 +80,7 @@ extension Supervisor {
             ("exit_status", .value(.int(Int64(exitStatus)))),
             ("supervisor_gaps", .value(supervisorGapsJSON())),
             ("supervisor_gaps_not_recorded", .value(.int(Int64(supervisorGaps.omitted)))),
+            ("memory_pressure", .value(memoryPressureJSON())),
             ("children", .array(children) { self.childReport($0) }),
         ]).write(into: &out)
         out.append("\n")

@@ -59,6 +59,8 @@ extension Supervisor {
                 children[place].checkTreeEmpty(at: now)
             case .childLog(let place, let level, let line):
                 children[place].logger.log(level: level.loggerLevel, "\(line)")
+            case .reclaim(let place, let reason):
+                reclaim(children[place], reason: reason, at: now)
             case .stopJob(let signal):
                 stopJob(onSignal: signal)
             case .stopCommands:

@@ -41,6 +41,9 @@ public final class Supervisor {
     var jobControl = TerminalJobControl(ownGroup: ControllingTerminal.ownGroup, isPID1: ControllingTerminal.isPID1)
     /// The run said how to give a child the terminal (``ControlHint``): once is enough.
     var gaveControlHint = false
+    /// The memory pressure rules, and the kernel's trigger that wakes them (`nil`: not watched).
+    var memoryPressure: MemoryPressure
+    var pressureWatch = PressureWatch.off
 
     /// Prepares the loop and the signals; nothing is launched yet. `controlSocket` is served
     /// once the run starts, and removed when it ends.
@@ -51,6 +54,7 @@ public final class Supervisor {
         self.options = options
         self.logger = logger
         self.core = RunCore(settings: RunCore.Settings(options))
+        self.memoryPressure = MemoryPressure(settings: options.memoryPressure)
         self.signals = try SignalReceiver(taking: options.signalTable.signals + [SignalNumber.childStatusChanged])
         self.loop = try EventLoop()
         if let controlSocket {
@@ -87,6 +91,7 @@ public final class Supervisor {
             commands = reader
         }
         serviceManager = openServiceManagerSocket()
+        watchMemoryPressure()
         for spec in specs { launch(spec) }
         runLoop()
         closeControl()
@@ -128,12 +133,13 @@ public final class Supervisor {
                 child.tick(at: MonotonicClock.now())
                 if child.takeRunRequest() { start(child, at: MonotonicClock.now()) }
             }
+            tickMemoryPressure()
             runCommands()
         }
     }
 
     private func nextDeadline() -> Instant? {
-        var earliest = commands?.holdDeadline
+        var earliest = SuperviseLifecycle.earliest(commands?.holdDeadline, memoryPressure.nextDeadline)
         for client in control?.holdingClients ?? [] {
             guard let deadline = client.hold?.deadline else { continue }
             earliest = min(deadline, earliest ?? deadline)

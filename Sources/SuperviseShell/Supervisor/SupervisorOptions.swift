@@ -43,6 +43,9 @@ public struct SupervisorOptions: Sendable {
     /// The most memory the suspended children may hold together, in bytes; over it, the one
     /// suspended longest is reclaimed. `nil`: no budget.
     public var suspendedMemory: UInt64?
+    /// The memory pressure trigger, its levels, and from which level suspended children are
+    /// reclaimed (`--reclaim-on-pressure`; `nil` in the settings: never for pressure).
+    public var memoryPressure = MemoryPressure.Settings.standard
     /// What each signal sent to the supervisor does.
     public var signalTable: SignalTable = .standard
 

@@ -8,6 +8,8 @@ struct StatusLine {
     let state: String
     let freezer: String
     let cgroup: String?
+    /// Every key of the line.
+    let object: [String: Any]
 
     init?(_ line: String) {
         guard line.hasPrefix("{\"name\":"),
@@ -18,6 +20,7 @@ struct StatusLine {
         self.state = state
         self.freezer = freezer
         cgroup = object["cgroup"] as? String
+        self.object = object
     }
 }
 
