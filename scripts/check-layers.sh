@@ -43,10 +43,17 @@ allowed_imports() {
     esac
 }
 
-# The modules `file` imports: `import M`, `import M.Sub`, `import struct M.T`,
-# `@preconcurrency import M`, …
+# The modules each file imports: `import M`, `import M.Sub`, `import struct M.T`,
+# `@preconcurrency import M`, … Read once, by one sed for every file (F names the file).
+declare -A imports=()
+while IFS= read -r file && IFS= read -r module; do
+    imports[$file]+=$module$'\n'
+done < <(find "$sources" -name '*.swift' -exec sed -snE \
+    '/^[[:space:]]*(@[A-Za-z_]+(\([^)]*\))?[[:space:]]+)*import[[:space:]]+((typealias|struct|class|enum|protocol|let|var|func)[[:space:]]+)?([A-Za-z_][A-Za-z0-9_]*).*/{F;s//\5/p}' {} +)
+
+# The modules `file` imports, one a line.
 imported_modules() {
-    sed -nE 's/^[[:space:]]*(@[A-Za-z_]+(\([^)]*\))?[[:space:]]+)*import[[:space:]]+((typealias|struct|class|enum|protocol|let|var|func)[[:space:]]+)?([A-Za-z_][A-Za-z0-9_]*).*/\5/p' "$1"
+    printf '%s' "${imports[$1]-}"
 }
 
 # What each target declares it depends on in the package's manifest (Package.swift beside
@@ -77,7 +84,8 @@ while IFS= read -r -d '' file; do
         failed=1
         continue
     fi
-    if grep -q '@_exported' "$file"; then
+    IFS= read -r -d '' content <"$file" || true
+    if [[ $content == *@_exported* ]]; then
         echo "$file: @_exported: no target re-exports a module; import it where it is used"
         failed=1
     fi
@@ -92,7 +100,7 @@ while IFS= read -r -d '' file; do
                 ;;
         esac
         case $module in Glibc | Synchronization) continue ;; esac
-        if ! grep -qxF "$target $module" <<<"$declared"; then
+        if [[ $'\n'$declared$'\n' != *$'\n'"$target $module"$'\n'* ]]; then
             echo "$file: imports $module, which Package.swift does not declare as a dependency of $target"
             failed=1
         fi
@@ -150,7 +158,7 @@ dump_target() {
     local target=$1 files=() library=(-parse-as-library)
     while IFS= read -r -d '' file; do files+=("$file"); done < <(find "$sources/$target" -name '*.swift' -print0)
     [[ -e $sources/$target/main.swift ]] && library=()
-    swiftc -dump-ast -module-name "$target" "${library[@]}" -swift-version 6 "${files[@]}" \
+    swiftc -dump-ast -enable-batch-mode -j1 -module-name "$target" "${library[@]}" -swift-version 6 "${files[@]}" \
         -I "$build/Modules" -module-cache-path "$build/ModuleCache" \
         -Xcc -fmodule-map-file="$sources/CLibcap/module.modulemap" \
         -Xcc -fmodule-map-file="$sources/_SuperviseCShims/include/module.modulemap" \
@@ -172,16 +180,21 @@ for target in "${targets[@]}"; do
         failed=1
         continue
     fi
-    # One line per file and module a name in it resolved to: "FILE MODULE".
-    grep -aoE '^\(source_file "[^"]*"|(decl|bind)="[A-Za-z_][A-Za-z0-9_]*\.' "$work/ast-$target" \
-        | awk '/^\(source_file/ { file = substr($0, 15, length($0) - 15); next }
-               { sub(/^(decl|bind)="/, ""); sub(/\.$/, ""); print file " " $0 }' | sort -u >"$work/used" || true
+    # One line per file and module a name in it resolved to: "FILE MODULE". One compiler
+    # type-checks every file (batch mode), its files' dumps run on, each after a ")". The shims
+    # include system headers: what the compiler met there first is the C library's (SwiftGlibc).
+    grep -aoE '(^|\))\(source_file "[^"]*"|(decl|bind)="[A-Za-z_][A-Za-z0-9_]*\.[^"@]*(@/usr/include/)?' "$work/ast-$target" \
+        | awk '/^\)?\(source_file/ { sub(/^\)/, ""); file = substr($0, 15, length($0) - 15); next }
+               { sub(/^(decl|bind)="/, ""); module = $0; sub(/\..*/, "", module)
+                 print file " " (module == "_SuperviseCShims" && /@\/usr\/include\/$/ ? "SwiftGlibc" : module) }' | sort -u >"$work/used" || true
+    declare -A resolved=()
+    while IFS= read -r line; do resolved[$line]=1; done <"$work/used"
     while IFS= read -r -d '' file; do
         while IFS= read -r module; do
             [[ -z $module || $module == Swift || $module == _Concurrency ]] && continue
             used=0
             for declaring in $(declaring_modules "$module"); do
-                grep -qxF "$file $declaring" "$work/used" && used=1
+                [[ -n ${resolved["$file $declaring"]-} ]] && used=1
             done
             if [[ $used == 0 ]]; then
                 [[ -e $work/types-$module ]] || declared_types "$module" >"$work/types-$module"

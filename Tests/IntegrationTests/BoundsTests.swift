@@ -144,13 +144,19 @@ import SuperviseTestSupport
         #expect(listed == 2 * 1000 + 1, "the child's failure quotes the first, then lists the kept waits: \(listed)")
     }
 
+    /// Sent to the background once the flood has begun: after a fixed second, a Python slower to
+    /// start on a busy machine was still idle then, was suspended, and the test failed.
     @Test func aChildHeldBackStillMeetsItsLimit() throws {
         let temporary = TemporaryDirectory()
         defer { temporary.remove() }
         let progress = temporary.file("progress")
-        let run = try Supervise.run(["--log-level", "error", "--window", "0.5", "--limit", "2", "--expiry-warning", "1",
-                                     "--", "python3", "-c", Self.flood, progress],
-                                    stdin: "sleep 1\nbackground\nwait exited timeout=20s\n", timeout: 60)
+        let live = try LiveSupervise(["--log-level", "error", "--window", "0.5", "--limit", "2", "--expiry-warning", "1",
+                                      "--", "python3", "-c", Self.flood, progress])
+        defer { live.stop() }
+        #expect(eventually(timeout: 30) { !((try? String(contentsOfFile: progress, encoding: .utf8)) ?? "").isEmpty },
+                "the flood never began: \(live.log)")
+        live.send(["background", "wait exited timeout=20s"])
+        let run = live.finish(timeout: 60)
         #expect(run.status == 124, "\(run.stderr)")
         #expect(run.violations.first?["kind"] as? String == "expiry")
         #expect((run.violations.first?["tasks"] as? [Any])?.count == 256)

@@ -21,10 +21,10 @@ import SuperviseTestSupport
 
     /// Runs `command` from the temporary working directory, with `TMPDIR` set to a directory of its own,
     /// and records an issue for every file it left in the repository, the working directory or `TMPDIR`.
-    func run(_ command: [String], stdin: String = "", environment: [String: String] = [:],
+    func run(_ command: [String], stdin: String = "", typedOnceSeen: String? = nil, environment: [String: String] = [:],
              timeout: Double) throws -> ExampleCommand.Result {
         let before = ExampleCommand.repositoryFiles(Self.repository)
-        let result = try ExampleCommand.run(command, in: workingDirectory.url, stdin: stdin,
+        let result = try ExampleCommand.run(command, in: workingDirectory.url, stdin: stdin, typedOnceSeen: typedOnceSeen,
                                             environment: environment.merging(["TMPDIR": temporaryDirectory.path]) { $1 },
                                             timeout: timeout)
         let after = ExampleCommand.repositoryFiles(Self.repository)
@@ -92,9 +92,11 @@ import SuperviseTestSupport
     }
 
     /// examples/python/worker.py: `supervise --window 2 --limit 10 -- python3 examples/python/worker.py`.
+    /// Typed once the worker has started (it logs the launch event after its hello): a Python
+    /// slower to start than the window on a loaded machine would otherwise be unaware.
     @Test func pythonWorker() throws {
         let result = try run([Supervise.binary, "--window", "2", "--limit", "10", "--", "python3", Self.example("python/worker.py")],
-                             stdin: Self.typedCycle, timeout: 40)
+                             stdin: Self.typedCycle, typedOnceSeen: "python-worker: did-finish-launching", timeout: 40)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("supervise: python3: suspended"), "\(result.stderr)")
         #expect(!result.stderr.contains("not running under supervise"))
@@ -182,9 +184,10 @@ enum ExampleCommand {
     }
 
     /// Runs `command` (the program first: a path, or a name looked up on `PATH`) in `directory` with
-    /// `stdin` as its input; after `timeout` seconds kills it and records an issue.
-    static func run(_ command: [String], in directory: URL, stdin: String, environment: [String: String],
-                    timeout: Double) throws -> Result {
+    /// `stdin` as its input, typed once its stderr shows `typedOnceSeen` when given (as a person
+    /// waits to see the worker start); after `timeout` seconds kills it and records an issue.
+    static func run(_ command: [String], in directory: URL, stdin: String, typedOnceSeen: String? = nil,
+                    environment: [String: String], timeout: Double) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = command
@@ -195,6 +198,9 @@ enum ExampleCommand {
         let captured = CapturedOutput(of: process)
         let start = Date()
         try process.run()
+        if let awaited = typedOnceSeen, !eventually(timeout: timeout / 2, interval: 0.02, { captured.stderr.contains(awaited) }) {
+            Issue.record("\(command) never wrote '\(awaited)': \(captured.stderr)")
+        }
         input.fileHandleForWriting.write(Data(stdin.utf8))
         try input.fileHandleForWriting.close()
         if !eventually(timeout: timeout, interval: 0.02, { !process.isRunning }) {

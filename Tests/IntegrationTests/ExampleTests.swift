@@ -72,10 +72,15 @@ import SuperviseTestSupport
     // MARK: Python
 
     @Test func pythonWorkerEndsItsTaskOnExpire() throws {
-        // The window leaves Python time to start and say hello; the flush outlasts the limit.
-        let run = try Supervise.run(
+        // The cycle starts once Python has said hello (it logs the launch event after it): a Python
+        // slower to start than the window on a loaded machine was unaware. The flush outlasts the limit.
+        let live = try LiveSupervise(
             ["--name", "worker", "--window", "2", "--limit", "3", "--expiry-warning", "1.5", "--",
-             "python3", Self.example("python/worker.py")], stdin: Self.cycle, environment: ["FLUSH_SECONDS": "30"])
+             "python3", Self.example("python/worker.py")], environment: ["FLUSH_SECONDS": "30"])
+        defer { live.stop() }
+        #expect(eventually(timeout: 30) { live.log.contains("python-worker: did-finish-launching") }, "\(live.log)")
+        live.send(Self.cycle.split(separator: "\n").map(String.init))
+        let run = live.finish()
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.child["aware"] as? Bool == true)
         #expect(run.timeline("request").contains("begin 1 flush results"))

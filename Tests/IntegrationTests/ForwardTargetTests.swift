@@ -154,6 +154,8 @@ import SuperviseTestSupport
         #expect(try Ctl.run(socket, ["signal", "w", "HUP", "tree"]).status == 0)
         #expect(eventually { ((try? String(contentsOfFile: left, encoding: .utf8)) ?? "") == ".\n" },
                 "the process left behind gets the one sent to the tree, only")
+        // It ignores SIGTERM: killed now rather than at the end of the grace that kept it for the looks.
+        #expect(try Ctl.run(socket, ["signal", "w", "KILL", "tree"]).status == 0)
         let run = supervise.finish()
         #expect(run.timeline("note").contains("SIGHUP not forwarded: its main process has exited"), "\(run.timeline("note"))")
         #expect(run.timeline("note").contains("sent SIGHUP to its tree (signal command)"), "\(run.timeline("note"))")

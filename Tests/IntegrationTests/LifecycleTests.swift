@@ -64,19 +64,18 @@ import SuperviseTestSupport
     func commandDueAsTheWindowEndsRunsAfterTheWindowsFreeze(backend: Backend) throws {
         let counter = directory.appendingPathComponent("counter").path
         func count() -> Int { Int(((try? String(contentsOfFile: counter, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1 }
-        var movedWhileActive = false
-        let run = try Supervise.run(["--freezer", backend.rawValue, "--freeze-timeout", "5", "--window", "0.5", "--grace", "2",
-                                     "--", Supervise.worker("counter.sh"), counter],
-                                    stdin: "background\nsleep 0.5\nforeground\nwait active\nsleep 3\nterminate\n") { _ in
-            // The foreground is at 0.5 s and the terminate at 3.5 s: look in between. Kept as sleeps:
-            // they place the look inside the stdin script's own `sleep 3`, and the bug leaves the child
-            // frozen, so waiting for a thaw would hide it; the second is the window the counter must move in.
-            Thread.sleep(forTimeInterval: 1.5)
-            let before = count()
-            Thread.sleep(forTimeInterval: 0.5)
-            movedWhileActive = count() > before
-        }
-        #expect(movedWhileActive, "the child must run once it reads active")
+        let live = try LiveSupervise(["--freezer", backend.rawValue, "--freeze-timeout", "5", "--window", "0.5", "--grace", "2",
+                                      "--", Supervise.worker("counter.sh"), counter])
+        defer { live.stop() }
+        // The foreground falls due as the window ends (0.5 s). Then a look, not a wait for a thaw:
+        // the bug leaves the child frozen; the half second is the window the counter must move in.
+        live.send(["background", "sleep 0.5", "foreground", "wait active"])
+        #expect(live.status()?["state"] as? String == "active", "\(live.log)")
+        let before = count()
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(count() > before, "the child must run once it reads active")
+        live.send("terminate")
+        let run = live.finish()
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.exit["by"] as? String == "terminate")
         #expect(run.exit["in_time"] as? Bool == true, "a frozen child can't act on SIGTERM: \(run.exit)")

@@ -57,18 +57,18 @@ import SuperviseTestSupport
     }
 
     /// A grandchild double-forks (its parent exits at once), so the orphan is reparented to pid 1;
-    /// when it exits, pid 1 must reap it while the child still runs.
+    /// when it exits, pid 1 must reap it while the child still runs (until the test has looked).
     @Test(arguments: inits)
     func anOrphanedDescendantIsReapedWhileTheChildRuns(init: ContainerInit) throws {
-        let exited = temporary.file("orphan-exited")
+        let exited = temporary.file("orphan-exited"), looked = temporary.file("looked")
         let script = """
             ( sh -c 'sleep 0.2; : > "$1"' sh "$1" & )
-            while [ ! -e "$1" ]; do sleep 0.05; done
-            sleep 3
+            while [ ! -e "$2" ]; do sleep 0.05; done
             """
-        let (run, killed) = try `init`.run(["sh", "-c", script, "sh", exited]) { pid, _ in
+        let (run, killed) = try `init`.run(["sh", "-c", script, "sh", exited, looked]) { pid, _ in
             #expect(eventually { FileManager.default.fileExists(atPath: exited) })
             #expect(eventually(timeout: 2) { zombies(below: pid).isEmpty }, "zombies left in the namespace: \(zombies(below: pid))")
+            #expect(FileManager.default.createFile(atPath: looked, contents: nil))
         }
         #expect(!killed)
         #expect(run.status == 0, "\(run.stderr)")

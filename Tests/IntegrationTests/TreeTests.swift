@@ -110,18 +110,18 @@ import SuperviseTestSupport
     /// The two loops that left the process group are stopped (`T`) while the child is
     /// `suspended`, run again after `foreground`, and are killed when they ignore the stop signal.
     @Test func sigstopStopsAndKillsWhatLeftTheGroup() throws {
-        var stoppedWhileSuspended = false, movingAfter: Set<String> = []
-        let run = try Supervise.run(["--freezer", "sigstop", "--window", "0", "--freeze-timeout", "5", "--grace", "0.5", "--",
-                                     Supervise.worker("tree.sh"), directory.path],
-                                    stdin: "sleep 1\nbackground\nwait suspended timeout=10s\nsleep 3\nforeground\nwait active\n"
-                                        + "sleep 1\nterminate\n",
-                                    environment: ["STUBBORN": "1"]) { _ in
-            #expect(waitForLoops())
-            stoppedWhileSuspended = allStopped()
-            #expect(moving(during: 0.3).isEmpty)
-            #expect(eventually { Self.loops.allSatisfy { !halted(pid($0)) } }, "still stopped after foreground")
-            movingAfter = movers()
-        }
+        let live = try LiveSupervise(["--freezer", "sigstop", "--window", "0", "--freeze-timeout", "5", "--grace", "0.5", "--",
+                                      Supervise.worker("tree.sh"), directory.path], environment: ["STUBBORN": "1"])
+        defer { live.stop() }
+        #expect(waitForLoops())
+        live.send(["background", "wait suspended timeout=10s"])
+        let stoppedWhileSuspended = allStopped()
+        #expect(moving(during: 0.3).isEmpty)
+        live.send(["foreground", "wait active"])
+        #expect(eventually { Self.loops.allSatisfy { !halted(pid($0)) } }, "still stopped after foreground")
+        let movingAfter = movers()
+        live.send("terminate")
+        let run = live.finish()
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.timeline("state") == ["active", "background", "suspending", "suspended", "active", "terminating", "exited"])
         #expect(stoppedWhileSuspended, "states: \(Self.loops.map { "\($0) \(state(pid($0)).map(String.init) ?? "gone")" })")
@@ -159,15 +159,15 @@ import SuperviseTestSupport
             [child.second]
             command = ["\(Supervise.worker("tree.sh"))", "\(second.path)"]
             """.write(to: config, atomically: true, encoding: .utf8)
-        var firstMoving: Set<String> = ["?"], secondMoving: Set<String> = []
-        let run = try Supervise.run(["--config", config.path],
-                                    stdin: "sleep 1\nbackground first\nwait suspended first timeout=10s\nsleep 6\n"
-                                        + "foreground first\nwait active first\nterminate all\n") { _ in
-            #expect(waitForLoops(in: first) && waitForLoops(in: second))
-            #expect(allStopped(in: first))
-            firstMoving = moving(during: 0.5, in: first)
-            secondMoving = movers(in: second)
-        }
+        let live = try LiveSupervise(["--config", config.path])
+        defer { live.stop() }
+        #expect(waitForLoops(in: first) && waitForLoops(in: second))
+        live.send(["background first", "wait suspended first timeout=10s"])
+        #expect(allStopped(in: first))
+        let firstMoving = moving(during: 0.5, in: first)
+        let secondMoving = movers(in: second)
+        live.send(["foreground first", "wait active first", "terminate all"])
+        let run = live.finish()
         #expect(run.status == 0, "\(run.stderr)")
         #expect(firstMoving.isEmpty, "first's tree moved while suspended: \(firstMoving)")
         #expect(secondMoving == Set(Self.loops), "second's tree must keep running: only \(secondMoving) moved")
