@@ -66,7 +66,7 @@ extension SuperviseApplication {
         case .willEnterForeground: delegate.applicationWillEnterForeground(self)
         case .willTerminate(let graceMS): delegate.applicationWillTerminate(self, grace: .milliseconds(graceMS))
         case .error(let error): delegate.application(self, didReceive: error)
-        case .expire: break
+        case .expire, .task: break
         }
     }
 
@@ -96,7 +96,7 @@ extension SuperviseApplication {
                 expirationHandler = handler
                 state.expirationHandlers.updateValue(nil, forKey: number)
             }
-        case .event, .willTerminate, .error:
+        case .event, .task, .willTerminate, .error:
             break
         }
         if state.streams.isEmpty, let count = state.backlog?.count {

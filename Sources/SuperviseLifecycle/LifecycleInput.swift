@@ -53,6 +53,9 @@ public enum LifecycleInput: Equatable, Sendable {
     /// (its backlog), told before each `event` command: over ``ChildLifecycle/unreadEventsLimit``
     /// the event is refused, since lifecycle events are never dropped.
     case eventsUnread(bytes: Int)
+    /// The conditions of scheduled tasks that hold now (``ScheduleCondition``), told whenever
+    /// they change: a due task runs only while all it requires hold.
+    case conditions(Set<ScheduleCondition>)
 
     /// A control command (stdin or a signal), as opposed to what the child or the kernel did.
     public var isCommand: Bool {
@@ -60,7 +63,7 @@ public enum LifecycleInput: Equatable, Sendable {
         case .background, .foreground, .event, .terminate, .start, .restart: true
         case .launched, .request, .malformed, .freezeVerified, .notFrozenYet, .freezerNotified, .thawedFromOutside,
              .killedWhileFrozen, .mainProcessStopped, .mainProcessContinued, .exited, .spawnFailed, .runOver,
-             .treeEmptied, .tick, .supervisorGap, .reclaim, .eventsUnread: false
+             .treeEmptied, .tick, .supervisorGap, .reclaim, .eventsUnread, .conditions: false
         }
     }
 }

@@ -1,3 +1,5 @@
+import SuperviseProtocol
+
 /// The rules of the run as a whole, beside each child's ``ChildCore``: when the run ends and what
 /// keeps it up, and every fact behind the supervisor's exit status (``RunOutcome``).
 ///
@@ -80,6 +82,9 @@ public struct RunCore: Sendable {
             return []
         case .ended(let children):
             outcome.violationKill = children.contains(where: \.killedForViolation)
+            outcome.failedTask = children.lazy.compactMap { child in
+                child.failedTask.map { RunOutcome.FailedTask(child: child.name, task: $0.rawValue) }
+            }.first
             return []
         }
     }
@@ -170,21 +175,24 @@ public struct RunChild: Equatable, Sendable {
     public var mainProcessAlive: Bool
     /// Some run of it was killed for a violation (``ChildCore/killedForViolation``).
     public var killedForViolation: Bool
+    /// The first scheduled task of any run of it that completed with `failure` (``ChildCore/failedTask``).
+    public var failedTask: TaskID?
 
     public init(name: String, status: ChildStatus, wrappedUp: Bool, pid: Int32, mainProcessAlive: Bool,
-                killedForViolation: Bool) {
+                killedForViolation: Bool, failedTask: TaskID? = nil) {
         self.name = name
         self.status = status
         self.wrappedUp = wrappedUp
         self.pid = pid
         self.mainProcessAlive = mainProcessAlive
         self.killedForViolation = killedForViolation
+        self.failedTask = failedTask
     }
 
     /// The child `name` whose rules are `core`'s.
     public init(name: String, core: ChildCore, wrappedUp: Bool, pid: Int32, mainProcessAlive: Bool) {
         self.init(name: name, status: core.status, wrappedUp: wrappedUp, pid: pid, mainProcessAlive: mainProcessAlive,
-                  killedForViolation: core.killedForViolation)
+                  killedForViolation: core.killedForViolation, failedTask: core.failedTask)
     }
 
     /// A run was spawned and something of its tree may still be running.

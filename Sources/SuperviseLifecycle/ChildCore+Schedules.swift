@@ -1,0 +1,79 @@
+import SuperviseProtocol
+
+extension ChildCore {
+    /// The inputs about scheduled tasks, decided here as the tasks outlive the run: `schedule`,
+    /// `cancel`, a `begin` of a pending task's ID (IDs are one namespace), the conditions, and
+    /// `background` from the foreground while a task is ready (its entry is the task's).
+    /// `nil` for every other input.
+    mutating func decideForSchedules(_ input: LifecycleInput, at now: Instant) -> [LifecycleAction]? {
+        switch input {
+        case .request(let request) where !lifecycle.hasNoProcess:
+            switch request {
+            case .schedule(let schedule):
+                if lifecycle.openTasks.contains(schedule.id), lifecycle.runningTask?.id != schedule.id {
+                    return refusal(.duplicateID, request)
+                }
+                return work.submit(schedule, at: now).map { refusal($0, request) } ?? []
+            case .cancel(let id):
+                return work.cancel(id) ? [] : refusal(.unknownID, request)
+            case .begin(let id, _) where work.pending[id] != nil:
+                return refusal(.duplicateID, request)
+            case .hello, .done, .begin, .end, .taskCompleted:
+                return nil
+            }
+        case .conditions(let holding):
+            conditions = holding
+            work.conditionsChanged()
+            return []
+        case .background where lifecycle.state == .active && lifecycle.runningTask == nil:
+            guard let task = work.takeReady(at: now, holding: conditions) else { return nil }
+            return lifecycle.runScheduledTask(start(task), at: now)
+        default:
+            return nil
+        }
+    }
+
+    private func refusal(_ code: ProtocolErrorCode, _ request: Request) -> [LifecycleAction] {
+        [.send(.error(RequestError(code: code, request: String(request.line.dropLast()))))]
+    }
+
+    /// After each input: a task that ended is armed again if configured, a failure kept.
+    mutating func scheduledTaskEnded(since before: ScheduledTaskRecord?, _ now: Instant) {
+        if let before, lifecycle.runningTask == nil {
+            work.rearm(before.id, at: now)
+        }
+        if failedTask == nil { failedTask = lifecycle.firstFailedTask }
+    }
+
+    /// After each input: the ready task, if the child can take one, gets its background entry
+    /// (thawing a suspended child), or a not-running child is launched for it.
+    mutating func startReadyTask(_ now: Instant, _ actions: inout [LifecycleAction]) {
+        guard canTakeTask, let task = work.takeReady(at: now, holding: conditions) else { return }
+        guard lifecycle.hasNoProcess else {
+            return actions += lifecycle.runScheduledTask(start(task), at: now)
+        }
+        beginRun(.forTask(start(task), afterReclaim: lifecycle.exit?.by == .reclaim))
+        actions.append(.startRun)
+    }
+
+    /// A due task can start now: the run is in the background, suspending or suspended with no
+    /// scheduled task running, or the child is not running (reclaimed or never started) and was
+    /// not told to terminate. A child in the foreground gets its task when it next enters the
+    /// background; an exited one, when a restart launches it.
+    var canTakeTask: Bool {
+        if lifecycle.state == .notRunning { return lifecycle.isFinished && !stopped && restartAt == nil }
+        return lifecycle.canStartScheduledTask
+    }
+
+    /// When the next scheduled task falls due, if the child can take it then.
+    var nextTaskDue: Instant? { canTakeTask ? work.nextDue : nil }
+
+    /// The conditions due tasks wait for that do not hold.
+    var awaitedConditions: Set<ScheduleCondition> { work.awaitedConditions(holding: conditions) }
+
+    private func start(_ task: PendingSchedule) -> ScheduledTaskStart {
+        let settings = lifecycle.settings
+        return ScheduledTaskStart(id: task.id, kind: task.kind, requestedAt: task.requestedAt,
+                                  limit: task.kind == .refresh ? settings.refreshTime : settings.processingTime)
+    }
+}
