@@ -46,6 +46,9 @@ struct ConfigReader {
             guard case .boolean(let flag) = value else { throw fail("expected true or false, found \(value.typeName)") }
             level.settings.aware = flag
         case "launch-timeout": level.settings.launchTimeout = try duration(value, fail)
+        case "refresh-time": level.settings.refreshTime = try duration(value, fail)
+        case "processing-time": level.settings.processingTime = try duration(value, fail)
+        case "schedule" where section != nil: level.schedules = try schedules(entry, key: key)
         case "restart": level.restart = try choice(value, RestartPolicy.self, fail)
         case "restart-delay": level.restartDelay = try duration(value, fail)
         case "restart-delay-max": level.restartDelayMax = try duration(value, fail)
@@ -189,7 +192,7 @@ struct ConfigReader {
         return error(entry.line, "\(key): unknown key\(hint): expected one of \(known.joined(separator: ", "))")
     }
 
-    private func duration(_ value: TOMLValue, _ fail: (String) -> UsageError) throws(UsageError) -> Duration {
+    func duration(_ value: TOMLValue, _ fail: (String) -> UsageError) throws(UsageError) -> Duration {
         switch value {
         case .string(let text):
             do throws(UsageError) {
@@ -213,7 +216,7 @@ struct ConfigReader {
         }
     }
 
-    private func choice<Choice: RawRepresentable & CaseIterable>(
+    func choice<Choice: RawRepresentable & CaseIterable>(
         _ value: TOMLValue, _ type: Choice.Type, _ fail: (String) -> UsageError
     ) throws(UsageError) -> Choice where Choice.RawValue == String {
         let names = Choice.allCases.map(\.rawValue)

@@ -21,6 +21,10 @@ extension ChildCore {
             case .hello, .done, .begin, .end, .taskCompleted:
                 return nil
             }
+        case .runTask(let id):
+            if work.force(id, at: now) { return [] }
+            let why = lifecycle.runningTask?.id == id ? "it is running" : "no scheduled task of that ID is pending"
+            return [.refuse("cannot run task \(id): \(why)")]
         case .conditions(let holding):
             conditions = holding
             work.conditionsChanged()

@@ -206,7 +206,7 @@ public struct ChildLifecycle: Sendable {
         case .supervisorGap(let gap): moveDeadlines(by: gap)
         case .reclaim: reclaim()
         case .eventsUnread(let bytes): unreadEventBytes = bytes
-        case .conditions: break  // decided across runs, by ChildCore
+        case .conditions, .runTask: break  // decided across runs, by ChildCore
         }
         return actions
     }

@@ -31,6 +31,8 @@ public struct PendingSchedule: Equatable, Sendable {
     /// It fell due while a condition it requires did not hold: it waits for the conditions, not
     /// for a time.
     var waitsForConditions = false
+    /// The user asked to run it now (`run-task`): due, whatever its conditions.
+    var forced = false
 }
 
 /// The scheduled tasks of one child, kept across its runs (the supervisor's, not a process's:
@@ -78,7 +80,7 @@ public struct ScheduledWork: Equatable, Sendable {
     mutating func takeReady(at now: Instant, holding: Set<ScheduleCondition>) -> PendingSchedule? {
         var ready: PendingSchedule?
         for (id, task) in pending where task.dueAt <= now {
-            guard task.requires.isSubset(of: holding) else {
+            guard task.forced || task.requires.isSubset(of: holding) else {
                 pending[id]?.waitsForConditions = true
                 continue
             }
@@ -87,6 +89,16 @@ public struct ScheduledWork: Equatable, Sendable {
         guard let ready else { return nil }
         pending[ready.id] = nil
         return ready
+    }
+
+    /// `run-task`: the pending task `id` is due now, whatever its conditions; whether it is pending.
+    mutating func force(_ id: TaskID, at now: Instant) -> Bool {
+        guard var task = pending[id] else { return false }
+        task.forced = true
+        task.waitsForConditions = false
+        task.dueAt = min(task.dueAt, now)
+        pending[id] = task
+        return true
     }
 
     /// A configured schedule's run ended at `now`: it is armed again, `every` from now.

@@ -212,3 +212,28 @@ import Testing
         #expect(settings.problem == "--processing-time (1s) must be longer than --expiry-warning (5s)")
     }
 }
+
+/// `run-task`: a pending task now, whatever its due time and conditions.
+@Suite(.timeLimit(.minutes(5))) struct RunTaskCommandTests {
+    private typealias H = ScheduleHarness
+
+    @Test func runTaskStartsAPendingTaskNowWhateverItsConditions() {
+        var h = H.suspended()
+        h.handle(.conditions([]))
+        h.request(H.schedule("sync", earliest: 3600, requires: [.network]))
+        #expect(h.handle(.runTask(H.id("sync"))).contains(.send(.task(id: H.id("sync"), kind: .refresh, limitMS: 30000))))
+        #expect(h.handle(.runTask(H.id("sync"))) == [.refuse("cannot run task sync: it is running")])
+        #expect(h.handle(.runTask(H.id("other")))
+            == [.refuse("cannot run task other: no scheduled task of that ID is pending")])
+    }
+
+    @Test func runTaskOfAChildInTheForegroundWaitsForItsNextBackgroundEntry() {
+        var h = H()
+        h.handle(.launched)
+        h.request(.hello)
+        h.request(H.schedule("sync", earliest: 3600))
+        h.take()
+        #expect(h.handle(.runTask(H.id("sync"))) == [])
+        #expect(h.handle(.background).contains(.send(.task(id: H.id("sync"), kind: .refresh, limitMS: 30000))))
+    }
+}

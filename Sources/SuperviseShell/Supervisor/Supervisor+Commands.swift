@@ -97,6 +97,10 @@ extension Supervisor {
             logger.notice("log level: \(level)")
         case .version:
             answer(SuperviseVersion.line + "\n", to: origin)
+        case .schedules:
+            answer(schedulesAnswer(at: now), to: origin)
+        case .runTask(let target, let id):
+            apply(.runTask(id), to: target, origin, text)
         }
     }
 
@@ -231,6 +235,7 @@ extension Supervisor {
             ("tasks", .array(child.lifecycle.openTasks.map {
                 .object([("id", .string($0.id.rawValue)), ("name", .string($0.name))])
             })),
+            ("scheduled", .array(child.core.work.pending.keys.map(\.rawValue).sorted().map(JSONValue.string))),
         ])
     }
 }

@@ -41,11 +41,14 @@ public final class Supervisor {
     var jobControl = TerminalJobControl(ownGroup: ControllingTerminal.ownGroup, isPID1: ControllingTerminal.isPID1)
     /// The run said how to give a child the terminal (``ControlHint``): once is enough.
     var gaveControlHint = false
+    /// The conditions of scheduled tasks, when a source tells them (else every one holds).
+    let conditionFeed: ConditionFeed?
 
     /// Prepares the loop and the signals; nothing is launched yet. `controlSocket` is served
-    /// once the run starts, and removed when it ends.
+    /// once the run starts, and removed when it ends. `conditions` tells which conditions of
+    /// scheduled tasks hold; without it every one does.
     public init(children: [ChildSpec], options: SupervisorOptions, logger: Logger,
-                controlSocket: ControlListener? = nil) throws(SupervisorError) {
+                controlSocket: ControlListener? = nil, conditions: (any ConditionSource)? = nil) throws(SupervisorError) {
         self.specs = children
         self.outputPrefixWidth = OutputPrefixer.width(for: children.map(\.name))
         self.options = options
@@ -56,6 +59,7 @@ public final class Supervisor {
         if let controlSocket {
             control = ControlServer(listener: controlSocket, loop: loop)
         }
+        conditionFeed = conditions.map(ConditionFeed.init)
     }
 
     /// Runs until every child has exited; returns the exit status.
@@ -88,6 +92,8 @@ public final class Supervisor {
         }
         serviceManager = openServiceManagerSocket()
         for spec in specs { launch(spec) }
+        conditionFeed?.source.attach(to: loop) { [unowned self] in self.feedConditions(at: MonotonicClock.now()) }
+        feedConditions(at: MonotonicClock.now())
         runLoop()
         closeControl()
         perform(core.handle(.ended(runChildren)))
@@ -118,7 +124,9 @@ public final class Supervisor {
             }
             // What the moment's actions left to share is done before the next input is taken.
             for freezer in freezers.values { freezer.endMoment() }
+            watchConditions(at: MonotonicClock.now())
             loop.wait(until: nextDeadline(), pollOnly: commands?.needsDirectRead ?? false)
+            lookAtConditions(at: MonotonicClock.now())
             // Exits the kernel already has are taken before any timer is judged, as a child's
             // requests are: a command that ran long (terminate all, with many children) must not
             // turn children that died of its stop signal into children killed at the grace's end.
@@ -133,7 +141,7 @@ public final class Supervisor {
     }
 
     private func nextDeadline() -> Instant? {
-        var earliest = commands?.holdDeadline
+        var earliest = SuperviseLifecycle.earliest(commands?.holdDeadline, conditionFeed?.lookAt)
         for client in control?.holdingClients ?? [] {
             guard let deadline = client.hold?.deadline else { continue }
             earliest = min(deadline, earliest ?? deadline)
