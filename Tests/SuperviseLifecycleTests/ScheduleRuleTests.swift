@@ -237,3 +237,38 @@ import Testing
         #expect(h.handle(.background).contains(.send(.task(id: H.id("sync"), kind: .refresh, limitMS: 30000))))
     }
 }
+
+/// What CI reports of scheduled tasks: a failed one fails the child, an expired one is a violation.
+@Suite(.timeLimit(.minutes(5))) struct ScheduledTaskVerdictTests {
+    private typealias H = ScheduleHarness
+
+    @Test func aTaskCompletedWithFailureFailsTheChildAndASuccessDoesNot() {
+        var h = H.suspended()
+        h.request(H.schedule("ok"))
+        h.request(.taskCompleted(id: H.id("ok"), success: true))
+        h.handle(.freezeVerified)
+        #expect(ChildVerdict(runs: h.core.runs, failedWaits: [], end: h.now).passed)
+        h.request(H.schedule("bad"))
+        h.request(.taskCompleted(id: H.id("bad"), success: false))
+        let verdict = ChildVerdict(runs: h.core.runs, failedWaits: [], end: h.now)
+        #expect(verdict.failures.count == 1)
+        guard case .task(let task)? = verdict.failures.first else {
+            Issue.record("\(verdict.failures)")
+            return
+        }
+        #expect(task.id == H.id("bad") && task.outcome == .failure)
+    }
+
+    @Test func aTaskHeldPastItsTimeFailsAsItsExpiryViolation() {
+        var h = H.suspended { $0.refreshTime = .seconds(10) }
+        h.request(H.schedule("held"))
+        h.advance(by: 10)
+        h.handle(.exited(.signaled(9), treeEmpty: true))
+        let verdict = ChildVerdict(runs: h.core.runs, failedWaits: [], end: h.now)
+        guard case .violation(let violation)? = verdict.failures.first, verdict.failures.count == 1 else {
+            Issue.record("\(verdict.failures)")
+            return
+        }
+        #expect(violation.kind == .expiry && violation.tasks.map(\.id) == [H.id("held")])
+    }
+}
