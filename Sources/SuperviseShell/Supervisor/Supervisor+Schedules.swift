@@ -1,6 +1,5 @@
 import SuperviseLifecycle
 import SuperviseProtocol
-import SuperviseSystem
 
 extension Supervisor {
     /// Tells every child's core the conditions the source holds, if they changed since it was
