@@ -58,10 +58,8 @@ public enum RequestParser {
     private static func parseBegin(
         _ bytes: UnsafeBufferPointer<UInt8>, argumentsAt start: Int?
     ) -> Result<Request, Rejection> {
-        guard let start else { return .failure(Rejection(.badID)) }
-        let idField = Bytes.field(in: bytes, from: start)
-        guard let id = TaskID(bytes, idField.range) else { return .failure(Rejection(.badID)) }
-        guard let nameStart = idField.next, nameStart < bytes.count else {
+        guard let (id, next) = leadingID(bytes, at: start) else { return .failure(Rejection(.badID)) }
+        guard let nameStart = next, nameStart < bytes.count else {
             return .success(.begin(id: id, name: nil))
         }
         return .success(.begin(id: id, name: Bytes.string(bytes, nameStart..<bytes.count)))
@@ -72,10 +70,8 @@ public enum RequestParser {
     private static func parseSchedule(
         _ bytes: UnsafeBufferPointer<UInt8>, argumentsAt start: Int?
     ) -> Result<Request, Rejection> {
-        guard let start else { return .failure(Rejection(.badID)) }
-        let idField = Bytes.field(in: bytes, from: start)
-        guard let id = TaskID(bytes, idField.range) else { return .failure(Rejection(.badID)) }
-        guard let kindStart = idField.next else { return .failure(Rejection(.badSchedule)) }
+        guard let (id, afterID) = leadingID(bytes, at: start) else { return .failure(Rejection(.badID)) }
+        guard let kindStart = afterID else { return .failure(Rejection(.badSchedule)) }
         let kindField = Bytes.field(in: bytes, from: kindStart)
         guard let kind = ScheduledTaskKind(rawValue: Bytes.string(bytes, kindField.range)) else {
             return .failure(Rejection(.badSchedule))
@@ -115,10 +111,8 @@ public enum RequestParser {
     private static func parseTaskCompleted(
         _ bytes: UnsafeBufferPointer<UInt8>, argumentsAt start: Int?
     ) -> Result<Request, Rejection> {
-        guard let start else { return .failure(Rejection(.badID)) }
-        let idField = Bytes.field(in: bytes, from: start)
-        guard let id = TaskID(bytes, idField.range) else { return .failure(Rejection(.badID)) }
-        guard let outcomeStart = idField.next else { return .failure(Rejection(.badOutcome)) }
+        guard let (id, next) = leadingID(bytes, at: start) else { return .failure(Rejection(.badID)) }
+        guard let outcomeStart = next else { return .failure(Rejection(.badOutcome)) }
         let outcome = Bytes.field(in: bytes, from: outcomeStart).range
         if Bytes.equals(bytes, outcome, "success") { return .success(.taskCompleted(id: id, success: true)) }
         if Bytes.equals(bytes, outcome, "failure") { return .success(.taskCompleted(id: id, success: false)) }
@@ -126,10 +120,17 @@ public enum RequestParser {
     }
 
     private static func taskID(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int?) -> Result<TaskID, Rejection> {
-        guard let start, let id = TaskID(bytes, Bytes.field(in: bytes, from: start).range) else {
-            return .failure(Rejection(.badID))
-        }
+        guard let (id, _) = leadingID(bytes, at: start) else { return .failure(Rejection(.badID)) }
         return .success(id)
+    }
+
+    /// The task ID in the field at `start`, and where the next field starts; `nil` when there
+    /// is no field or it is no valid ID.
+    private static func leadingID(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int?) -> (TaskID, next: Int?)? {
+        guard let start else { return nil }
+        let field = Bytes.field(in: bytes, from: start)
+        guard let id = TaskID(bytes, field.range) else { return nil }
+        return (id, field.next)
     }
 }
 
