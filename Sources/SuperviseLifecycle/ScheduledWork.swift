@@ -120,11 +120,14 @@ public struct ScheduledWork: Equatable, Sendable {
 
     /// When the next task falls due, those waiting for conditions aside.
     var nextDue: Instant? {
-        pending.values.filter { !$0.waitsForConditions }.map(\.dueAt).min()
+        var next: Instant?
+        for task in pending.values where !task.waitsForConditions { next = earliest(next, task.dueAt) }
+        return next
     }
 
     /// The conditions that due tasks wait for and that do not hold: what the shell watches.
     func awaitedConditions(holding: Set<ScheduleCondition>) -> Set<ScheduleCondition> {
+        guard !pending.isEmpty else { return [] }
         var awaited: Set<ScheduleCondition> = []
         for task in pending.values where task.waitsForConditions { awaited.formUnion(task.requires) }
         return awaited.subtracting(holding)
