@@ -41,12 +41,17 @@ extension ChildCore {
         [.send(.error(RequestError(code: code, request: String(request.line.dropLast()))))]
     }
 
-    /// After each input: a task that ended is armed again if configured, a failure kept.
+    /// After each input: a task that ended is armed again if configured, a failure kept; the
+    /// task of a launch that ended before its entry began is pending again, none is lost.
     mutating func scheduledTaskEnded(since before: ScheduledTaskRecord?, _ now: Instant) {
         if let before, lifecycle.runningTask == nil {
             work.rearm(before.id, at: now)
         }
         if failedTask == nil { failedTask = lifecycle.firstFailedTask }
+        if let task = launchedFor, lifecycle.launchTask == nil || lifecycle.hasNoProcess {
+            launchedFor = nil
+            if lifecycle.launchTask != nil { work.putBack(task) }
+        }
     }
 
     /// After each input: the ready task, if the child can take one, gets its background entry
@@ -57,6 +62,7 @@ extension ChildCore {
             return actions += lifecycle.runScheduledTask(start(task), at: now)
         }
         beginRun(.forTask(start(task), afterReclaim: lifecycle.exit?.by == .reclaim))
+        launchedFor = task
         actions.append(.startRun)
     }
 

@@ -34,6 +34,9 @@ public struct ChildCore: Sendable {
     /// The first scheduled task of any run that completed with `failure`: the run's exit status
     /// says so.
     public internal(set) var failedTask: TaskID?
+    /// The task the current run was launched for, until its entry begins: a launch that fails
+    /// first (exec, the launch timeout) puts it back.
+    var launchedFor: PendingSchedule?
 
     /// A child whose first run is launched, or with `autostart` false left `not-running`; its
     /// configured `schedules` are armed from `now`.

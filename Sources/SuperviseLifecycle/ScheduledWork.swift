@@ -101,6 +101,16 @@ public struct ScheduledWork: Equatable, Sendable {
         return true
     }
 
+    /// `task` was taken to launch the child for it, and the launch ended first: it is pending
+    /// again, due as it was (unless the ID was requested anew meanwhile).
+    mutating func putBack(_ task: PendingSchedule) {
+        guard pending[task.id] == nil else { return }
+        var task = task
+        task.forced = false
+        task.waitsForConditions = false
+        pending[task.id] = task
+    }
+
     /// A configured schedule's run ended at `now`: it is armed again, `every` from now.
     mutating func rearm(_ id: TaskID, at now: Instant) {
         guard let schedule = configured[id], pending[id] == nil else { return }

@@ -272,3 +272,44 @@ import Testing
         #expect(violation.kind == .expiry && violation.tasks.map(\.id) == [H.id("held")])
     }
 }
+
+/// A launch for a task that fails before the task's entry begins loses no task.
+@Suite(.timeLimit(.minutes(5))) struct TaskLaunchFailureTests {
+    private typealias H = ScheduleHarness
+
+    @Test func aLaunchThatTimesOutWaitingForHelloPutsTheTaskBack() {
+        let every = ConfiguredSchedule(id: H.id("sync"), kind: .refresh, every: .seconds(60))
+        var h = H(autostart: false, schedules: [every]) { $0.aware = true; $0.launchTimeout = .seconds(5) }
+        h.advance(to: 60)
+        #expect(h.take() == [.startRun])
+        h.handle(.launched)
+        #expect(h.core.work.pending.isEmpty, "taken by the launch")
+        h.advance(to: 65)
+        #expect(h.state == .terminating, "killed for the launch violation")
+        h.handle(.exited(.signaled(9), treeEmpty: true))
+        #expect(h.core.work.pending[H.id("sync")]?.dueAt == Instant.zero + .seconds(60), "pending again, as it was")
+        #expect(h.core.status.nextDeadline == nil, "an exited child waits for its next run")
+    }
+
+    @Test func aLaunchThatCannotExecPutsTheTaskBack() {
+        var h = H(autostart: false)
+        h.core = ChildCore(settings: LifecycleSettings(), restart: RestartRules(), freezerNotifies: false, autostart: false,
+                           schedules: [ConfiguredSchedule(id: H.id("sync"), kind: .refresh, every: .seconds(1))])
+        h.advance(to: 1)
+        h.handle(.spawnFailed(status: 127))
+        #expect(h.core.work.pending[H.id("sync")] != nil)
+    }
+
+    @Test func anAwareChildLaunchedForATaskStartsItsTimeAtItsHello() {
+        var h = H(autostart: false, schedules: [ConfiguredSchedule(id: H.id("sync"), kind: .refresh, every: .seconds(60))]) {
+            $0.aware = true
+        }
+        h.advance(to: 60)
+        h.handle(.launched)
+        #expect(h.state == .launching && h.sent.contains(.task(id: H.id("sync"), kind: .refresh, limitMS: 30000)))
+        h.now = Instant.zero + .seconds(62)
+        h.request(.hello)
+        #expect(h.state == .background)
+        #expect(h.core.lifecycle.runningTask?.startedAt == Instant.zero + .seconds(62))
+    }
+}
