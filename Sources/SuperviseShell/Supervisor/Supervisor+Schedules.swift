@@ -15,11 +15,13 @@ extension Supervisor {
         }
     }
 
-    /// Before the loop waits: the source watches what due tasks wait for, and says when to poll.
+    /// Before the loop waits: the source watches what due tasks wait for, and says when to poll;
+    /// what it read as it began to watch is fed at once.
     func watchConditions(at now: Instant) {
         guard let feed = conditionFeed else { return }
         let awaited = children.reduce(into: Set<ScheduleCondition>()) { $0.formUnion($1.status.awaitedConditions) }
         feed.lookAt = feed.source.watch(awaited, at: now)
+        feedConditions(at: now)
     }
 
     /// After the loop waited: a poll the source asked for is made, and what it read is fed.
