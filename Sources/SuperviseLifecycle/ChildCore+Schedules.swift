@@ -22,9 +22,7 @@ extension ChildCore {
                 return nil
             }
         case .runTask(let id):
-            if work.force(id, at: now) { return [] }
-            let why = lifecycle.runningTask?.id == id ? "it is running" : "no scheduled task of that ID is pending"
-            return [.refuse("cannot run task \(id): \(why)")]
+            return runTask(id, now)
         case .conditions(let holding):
             conditions = holding
             work.conditionsChanged()
@@ -35,6 +33,20 @@ extension ChildCore {
         default:
             return nil
         }
+    }
+
+    /// `run-task`: the pending task is due now, whatever its conditions; an exited child is
+    /// launched for it at once, as for an event (a restart pending is cancelled).
+    private mutating func runTask(_ id: TaskID, _ now: Instant) -> [LifecycleAction] {
+        if lifecycle.hasNoProcess, stopped { return [.refuse("cannot run task \(id): the child was told to terminate")] }
+        guard work.force(id, at: now) else {
+            let why = lifecycle.runningTask?.id == id ? "it is running" : "no scheduled task of that ID is pending"
+            return [.refuse("cannot run task \(id): \(why)")]
+        }
+        guard lifecycle.state == .exited, lifecycle.isFinished, let task = work.take(id) else { return [] }
+        var actions: [LifecycleAction] = restartAt != nil ? [.restartCancelled] : []
+        launch(for: task, &actions)
+        return actions
     }
 
     private func refusal(_ code: ProtocolErrorCode, _ request: Request) -> [LifecycleAction] {
@@ -61,6 +73,11 @@ extension ChildCore {
         guard lifecycle.hasNoProcess else {
             return actions += lifecycle.runScheduledTask(start(task), at: now)
         }
+        launch(for: task, &actions)
+    }
+
+    /// A run launched into the background for `task`, whose entry it makes with the launch.
+    private mutating func launch(for task: PendingSchedule, _ actions: inout [LifecycleAction]) {
         beginRun(.forTask(start(task), afterReclaim: lifecycle.exit?.by == .reclaim))
         launchedFor = task
         actions.append(.startRun)
@@ -69,7 +86,7 @@ extension ChildCore {
     /// A due task can start now: the run is in the background, suspending or suspended with no
     /// scheduled task running, or the child is not running (reclaimed or never started) and was
     /// not told to terminate. A child in the foreground gets its task when it next enters the
-    /// background; an exited one, when a restart launches it.
+    /// background; an exited one, when a run starts (a restart, `start`, `event`, `run-task`).
     var canTakeTask: Bool {
         if lifecycle.state == .notRunning { return lifecycle.isFinished && !stopped && restartAt == nil }
         return lifecycle.canStartScheduledTask

@@ -101,6 +101,11 @@ public struct ScheduledWork: Equatable, Sendable {
         return true
     }
 
+    /// Takes the pending task `id` to run it now (`run-task` of an exited child).
+    mutating func take(_ id: TaskID) -> PendingSchedule? {
+        pending.removeValue(forKey: id)
+    }
+
     /// `task` was taken to launch the child for it, and the launch ended first: it is pending
     /// again, due as it was (unless the ID was requested anew meanwhile).
     mutating func putBack(_ task: PendingSchedule) {

@@ -313,3 +313,32 @@ import Testing
         #expect(h.core.lifecycle.runningTask?.startedAt == Instant.zero + .seconds(62))
     }
 }
+
+/// `run-task` of a child whose process is gone.
+@Suite(.timeLimit(.minutes(5))) struct RunTaskWithoutAProcessTests {
+    private typealias H = ScheduleHarness
+
+    @Test func runTaskLaunchesAnExitedChildForTheTaskAsAnEventDoes() {
+        var h = H()
+        h.handle(.launched)
+        h.request(.hello)
+        h.request(H.schedule("sync", earliest: 3600))
+        h.handle(.exited(.exited(0), treeEmpty: true))
+        h.handle(.runOver)
+        h.take()
+        #expect(h.core.status.nextDeadline == nil, "an exited child's task waits for its next run")
+        #expect(h.handle(.runTask(H.id("sync"))) == [.startRun])
+        h.handle(.launched)
+        #expect(h.sent.contains(.task(id: H.id("sync"), kind: .refresh, limitMS: 30000)))
+        #expect(h.core.work.pending.isEmpty)
+    }
+
+    @Test func runTaskOfAChildToldToTerminateIsRefused() {
+        var h = H()
+        h.handle(.launched)
+        h.request(H.schedule("sync", earliest: 3600))
+        h.handle(.terminate(escalate: false))
+        h.handle(.exited(.exited(0), treeEmpty: true))
+        #expect(h.handle(.runTask(H.id("sync"))) == [.refuse("cannot run task sync: the child was told to terminate")])
+    }
+}
