@@ -71,6 +71,28 @@ import SuperviseTestSupport
         #expect(run.exit["by"] as? String == "violation")
     }
 
+    /// A config schedule of a child never started: `run-task` launches it straight into the
+    /// background for the task, which it completes, and it is frozen.
+    @Test func runTaskLaunchesANotRunningChildForItsConfiguredTask() throws {
+        let config = temporary.file("cache.toml")
+        try """
+            [child.cache]
+            command = ["\(Supervise.worker("aware-worker.sh"))"]
+            autostart = false
+            window = 1
+            [child.cache.schedule.sync]
+            every = "1h"
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let run = try Supervise.run(["--config", config, "--freezer", "sigstop"],
+                                    stdin: "run-task cache sync\nwait suspended cache timeout=10s\nterminate\n",
+                                    environment: ["WORKER_LOG": log, "WORKER_TASK_SECONDS": "0.1"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(Array(events().prefix(3)) == ["did-finish-launching background", "did-enter-background 1 1000 30000",
+                                              "task sync refresh 30000"], "\(events())")
+        #expect(scheduled(run).first?["outcome"] as? String == "success", "\(scheduled(run))")
+        #expect(run.timeline("state").contains("suspended"), "\(run.timeline("state"))")
+    }
+
     @Test func aTaskCompletedWithFailureFailsTheRunAndItsJUnitCase() throws {
         let junit = temporary.file("junit.xml")
         let run = try aware(.sigstop, ["--window", "0.5", "--junit", junit], stdin: "background\nwait suspended timeout=10s\nsleep 1\nwait suspended timeout=10s\nterminate\n",
