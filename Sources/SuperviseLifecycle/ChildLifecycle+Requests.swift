@@ -9,6 +9,8 @@ extension ChildLifecycle {
         case .done(let seq): done(seq, request, now)
         case .begin(let id, let name): begin(id, name, request, now)
         case .end(let id): end(id, request, now)
+        // Scheduled tasks are not run yet: refused as before the requests existed.
+        case .schedule, .cancel, .taskCompleted: refuse(.unknownRequest, request)
         }
     }
 

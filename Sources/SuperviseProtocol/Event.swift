@@ -13,6 +13,9 @@ public enum Event: Equatable, Sendable {
     case didEnterBackground(seq: UInt64, windowMS: Int64, limitMS: Int64)
     case event(seq: UInt64, kind: String, text: String?)
     case expire(TaskID)
+    /// `task ID refresh|processing LIMIT_MS`: run the scheduled task `ID` now, within `LIMIT_MS`;
+    /// sent right after the `did-enter-background` of the entry made for it.
+    case task(id: TaskID, kind: ScheduledTaskKind, limitMS: Int64)
     case willEnterForeground
     case willTerminate(graceMS: Int64)
     case error(RequestError)

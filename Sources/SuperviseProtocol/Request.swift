@@ -8,6 +8,14 @@ public enum Request: Equatable, Sendable {
     case begin(id: TaskID, name: String?)
     /// `end ID`: end a task assertion.
     case end(id: TaskID)
+    /// `schedule ID refresh|processing [earliest=MSms] [requires=COND[,COND…]]`: wake the child
+    /// in the background for task `ID` once `earliest` has passed and every condition named in
+    /// `requires` holds (the names are the supervisor's to check); replaces a pending `ID`.
+    case schedule(id: TaskID, kind: ScheduledTaskKind, earliest: Duration?, requires: [String])
+    /// `cancel ID`: drop the pending scheduled task `ID`.
+    case cancel(id: TaskID)
+    /// `task-completed ID success|failure`: the scheduled task `ID` is finished.
+    case taskCompleted(id: TaskID, success: Bool)
 }
 
 /// The protocol version this package speaks.

@@ -22,7 +22,42 @@ extension Request: ProtocolLine {
         case .end(let id):
             buffer.appendASCII("end ")
             buffer.append(contentsOf: id.rawValue.utf8)
+        case .schedule(let id, let kind, let earliest, let requires):
+            buffer.appendASCII("schedule ")
+            buffer.append(contentsOf: id.rawValue.utf8)
+            buffer.append(Bytes.space)
+            buffer.append(contentsOf: kind.rawValue.utf8)
+            if let earliest {
+                buffer.appendASCII(" earliest=")
+                buffer.appendDecimal(Self.millisecondsRoundedUp(earliest))
+                buffer.appendASCII("ms")
+            }
+            if !requires.isEmpty {
+                buffer.appendASCII(" requires=")
+                for (index, condition) in requires.enumerated() {
+                    if index > 0 { buffer.append(UInt8(ascii: ",")) }
+                    buffer.appendWord(condition)
+                }
+            }
+        case .cancel(let id):
+            buffer.appendASCII("cancel ")
+            buffer.append(contentsOf: id.rawValue.utf8)
+        case .taskCompleted(let id, let success):
+            buffer.appendASCII("task-completed ")
+            buffer.append(contentsOf: id.rawValue.utf8)
+            if success { buffer.appendASCII(" success") } else { buffer.appendASCII(" failure") }
         }
         buffer.endLine(startedAt: start)
+    }
+
+    /// Whole milliseconds, rounded up (an earliest time is never brought forward), a
+    /// negative duration as 0, saturated at `Int64.max`.
+    static func millisecondsRoundedUp(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0, duration > .zero else { return 0 }
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        let part = (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        let (sum, sumOverflow) = scaled.addingReportingOverflow(part)
+        return overflow || sumOverflow ? Int64.max : sum
     }
 }

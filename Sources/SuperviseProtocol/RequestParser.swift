@@ -40,6 +40,7 @@ public enum RequestParser {
             else { return .failure(Rejection(.badVersion)) }
             return .success(.hello)
         }
+        if let scheduling = parseScheduling(bytes, verb: verb) { return scheduling }
         return .failure(Rejection(.unknownRequest))
     }
 
@@ -55,7 +56,7 @@ public enum RequestParser {
         return .success(.begin(id: id, name: Bytes.string(bytes, nameStart..<bytes.count)))
     }
 
-    private static func taskID(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int?) -> Result<TaskID, Rejection> {
+    static func taskID(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int?) -> Result<TaskID, Rejection> {
         guard let start, let id = TaskID(bytes, Bytes.field(in: bytes, from: start).range) else {
             return .failure(Rejection(.badID))
         }
@@ -64,7 +65,7 @@ public enum RequestParser {
 }
 
 /// A line-level error code, carried through `Result` until the request text is attached.
-private struct Rejection: Error {
+struct Rejection: Error {
     let code: ProtocolErrorCode
     init(_ code: ProtocolErrorCode) { self.code = code }
 }
