@@ -1,0 +1,101 @@
+import Foundation
+import Glibc
+import SuperviseLifecycle
+import SuperviseSystem
+import SuperviseTestSupport
+import Testing
+
+/// The conditions read from stand-in files, as a test or a container points the supervisor at
+/// them, and from the kernel's own.
+@Suite(.serialized) struct ConditionStandInTests {
+    let directory = TemporaryDirectory(prefix: "supervise-conditions")
+
+    private func write(_ text: String, to name: String) throws {
+        let path = directory.file(name)
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+    }
+
+    private func cpu(_ avg10: String) -> String {
+        "some avg10=\(avg10) avg60=0.00 avg300=0.00 total=10\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"
+    }
+
+    private var sources: ConditionSources {
+        ConditionSources(
+            cpuPressure: directory.file("cpu"), powerSupplies: directory.file("power_supply"),
+            ipv4Routes: directory.file("route"), ipv6Routes: directory.file("ipv6_route"))
+    }
+
+    @Test func idleFollowsTheCPUPressureFile() throws {
+        let conditions = MachineConditions(sources: sources)
+        try write(cpu("2.50"), to: "cpu")
+        #expect(try conditions.read(.idle).get())
+        try write(cpu("10.00"), to: "cpu")
+        #expect(try !conditions.read(.idle).get())
+        try write("nonsense\n", to: "cpu")
+        #expect(throws: ConditionUnreadable.self) { try conditions.read(.idle).get() }
+        #expect(!conditions.held().contains(.idle))
+    }
+
+    @Test func powerFollowsTheSupplyDirectory() throws {
+        let conditions = MachineConditions(sources: sources)
+        #expect(try conditions.read(.power).get(), "no power_supply directory: no battery")
+        try write("Mains\n", to: "power_supply/AC/type")
+        try write("0\n", to: "power_supply/AC/online")
+        try write("Battery\n", to: "power_supply/BAT0/type")
+        try write("Discharging\n", to: "power_supply/BAT0/status")
+        #expect(try !conditions.read(.power).get())
+        try write("1\n", to: "power_supply/AC/online")
+        #expect(try conditions.read(.power).get())
+    }
+
+    @Test func networkNeedsADefaultRouteThroughALinkThatIsUp() throws {
+        let conditions = MachineConditions(sources: sources)
+        let header = "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
+        try write(header + "nosuch0\t00000000\t010200C0\t0003\t0\t0\t0\t00000000\t0\t0\t0\n", to: "route")
+        #expect(try !conditions.read(.network).get(), "no ipv6_route file: no IPv6 routes; nosuch0 is no link")
+        // lo is up and running in any network namespace a test runs in.
+        try write(header + "lo\t00000000\t010200C0\t0003\t0\t0\t0\t00000000\t0\t0\t0\n", to: "route")
+        #expect(try conditions.read(.network).get())
+        try FileManager.default.removeItem(atPath: directory.file("route"))
+        #expect(throws: ConditionUnreadable.self) { try conditions.read(.network).get() }
+    }
+
+    @Test func aWaitingTaskIsToldWhenAStandInChangesAtTheRecheck() throws {
+        let loop = try EventLoop()
+        let watcher = ConditionWatcher(conditions: MachineConditions(sources: sources), loop: loop)
+        let changes = Recorded()
+        watcher.onChange = { changes.values.append($0) }
+        try write(cpu("50.00"), to: "cpu")
+        #expect(watcher.nextCheck == nil, "no task waits: no deadline")
+        let start = Instant(nanoseconds: 1_000_000_000)
+        watcher.wait(for: [.idle, .power], now: start)
+        #expect(watcher.held == [.power])
+        #expect(watcher.nextCheck == start + ConditionWatcher.recheckInterval)
+        try write(cpu("0.00"), to: "cpu")
+        watcher.recheck(now: start + ConditionWatcher.recheckInterval)
+        #expect(changes.values == [[.idle, .power]])
+        #expect(watcher.nextCheck == start + ConditionWatcher.recheckInterval * 2)
+        watcher.recheck(now: start + ConditionWatcher.recheckInterval * 2)
+        #expect(changes.values.count == 1, "told only of a change")
+        watcher.wait(for: [], now: start)
+        #expect(watcher.nextCheck == nil && watcher.held.isEmpty)
+    }
+
+    @Test func theKernelsFilesAreRead() throws {
+        let conditions = MachineConditions()
+        if access("/proc/pressure/cpu", R_OK) == 0 {
+            _ = try conditions.read(.idle).get()
+        } else {
+            print("skipped idle: ConditionStandInTests: /proc/pressure/cpu is missing: this kernel has no PSI")
+        }
+        _ = try conditions.read(.power).get()
+        _ = try conditions.read(.network).get()
+    }
+}
+
+/// What a callback saw, kept by the test's own thread.
+final class Recorded: @unchecked Sendable {
+    var values: [Set<ScheduleCondition>] = []
+}

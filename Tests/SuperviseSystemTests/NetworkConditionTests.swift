@@ -1,0 +1,124 @@
+import Foundation
+import Glibc
+import SuperviseLifecycle
+import SuperviseSystem
+import SuperviseTestSupport
+import Testing
+
+/// The `network` condition for real, in a fresh network namespace of a thread of its own:
+/// links and default routes made and removed with `ip`, read through `/proc/thread-self/net`.
+/// The links are `ifb` (this kernel has no `dummy` module) and a `veth` pair, whose one end
+/// has a carrier only while the other is up.
+@Suite(.serialized) struct NetworkConditionTests {
+    static let ip = "/usr/sbin/ip"
+
+    /// The route tables of the calling thread's namespace (`/proc/net` is the main thread's).
+    static let sources = ConditionSources(
+        ipv4Routes: "/proc/thread-self/net/route", ipv6Routes: "/proc/thread-self/net/ipv6_route")
+
+    /// Runs `body` on a new thread moved into a new network namespace, which ends with it;
+    /// `nil`, with the reason printed, where one can't be made.
+    static func inFreshNetworkNamespace(_ body: @escaping @Sendable () throws -> Void) throws -> Bool {
+        guard access(ip, X_OK) == 0 else {
+            print("skipped: NetworkConditionTests: \(ip) is missing")
+            return false
+        }
+        final class Outcome: @unchecked Sendable {
+            var error: (any Error)?
+            var unshareErrno: Int32 = 0
+        }
+        let outcome = Outcome()
+        let box = Unmanaged.passRetained(Box {
+            guard unshareNetwork() == 0 else {
+                outcome.unshareErrno = errno
+                return
+            }
+            do { try body() } catch { outcome.error = error }
+        }).toOpaque()
+        var thread = pthread_t()
+        guard pthread_create(&thread, nil, { context in
+            Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, box) == 0 else { throw POSIXError(.EAGAIN) }
+        pthread_join(thread, nil)
+        if outcome.unshareErrno != 0 {
+            print("skipped: NetworkConditionTests: unshare(CLONE_NEWNET): \(String(cString: strerror(outcome.unshareErrno)))")
+            return false
+        }
+        if let error = outcome.error { throw error }
+        return true
+    }
+
+    /// unshare(CLONE_NEWNET), a GNU extension Swift's Glibc module does not show: 0, or -1
+    /// with errno.
+    static func unshareNetwork() -> Int32 {
+        typealias Unshare = @convention(c) (Int32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "unshare") else { return -1 }
+        let cloneNewNet: Int32 = 0x4000_0000
+        return unsafeBitCast(symbol, to: Unshare.self)(cloneNewNet)
+    }
+
+    final class Box {
+        let run: () -> Void
+        init(_ run: @escaping () -> Void) { self.run = run }
+    }
+
+    /// Runs `ip ARGUMENTS` in the calling thread's namespace; fails the test when it fails.
+    static func ip(_ arguments: String) throws {
+        let result = try runToEnd([ip] + arguments.split(separator: " ").map(String.init))
+        #expect(result.status == 0, "ip \(arguments): \(result.output)")
+    }
+
+    @Test func aDefaultRouteThroughALinkThatIsUpIsANetwork() throws {
+        _ = try Self.inFreshNetworkNamespace {
+            let conditions = MachineConditions(sources: Self.sources)
+            #expect(try !conditions.read(.network).get(), "a fresh namespace has no route")
+            try Self.ip("link set lo up")
+            try Self.ip("link add d0 type ifb")
+            try Self.ip("link set d0 up")
+            #expect(try !conditions.read(.network).get(), "a link that is up, and no default route")
+            try Self.ip("route add default dev d0")
+            #expect(try conditions.read(.network).get())
+            try Self.ip("-6 route add default dev d0")
+            try Self.ip("route del default dev d0")
+            #expect(try conditions.read(.network).get(), "the IPv6 default route is enough")
+            try Self.ip("link set d0 down")
+            #expect(try !conditions.read(.network).get(), "the link is down: its routes are gone")
+        }
+    }
+
+    @Test func aDefaultRouteThroughALinkWithoutACarrierIsNoNetwork() throws {
+        _ = try Self.inFreshNetworkNamespace {
+            let conditions = MachineConditions(sources: Self.sources)
+            try Self.ip("link add v0 type veth peer name v1")
+            try Self.ip("link set v0 up")
+            try Self.ip("route add default dev v0")
+            #expect(try !conditions.read(.network).get(), "v0 is up but v1 is down: no carrier")
+            try Self.ip("link set v1 up")
+            #expect(eventually(timeout: 5) { (try? conditions.read(.network).get()) == true },
+                    "v1 up gives v0 a carrier")
+        }
+    }
+
+    @Test func rtnetlinkTellsAWaitingTaskOfANewRouteBeforeTheRecheck() throws {
+        _ = try Self.inFreshNetworkNamespace {
+            let loop = try EventLoop()
+            let watcher = ConditionWatcher(conditions: MachineConditions(sources: Self.sources), loop: loop)
+            final class Changes: @unchecked Sendable { var seen: [Set<ScheduleCondition>] = [] }
+            let changes = Changes()
+            watcher.onChange = { changes.seen.append($0) }
+            let start = MonotonicClock.now()
+            watcher.wait(for: [.network], now: start)
+            #expect(watcher.held.isEmpty)
+            try Self.ip("link add d0 type ifb")
+            try Self.ip("link set d0 up")
+            try Self.ip("route add default dev d0")
+            // No recheck is called: only the rtnetlink socket can wake the loop in time.
+            let deadline = start + .seconds(3)
+            while changes.seen.isEmpty, MonotonicClock.now() < deadline { loop.wait(until: deadline) }
+            #expect(changes.seen == [[.network]], "no rtnetlink message within 3 s")
+            #expect(MonotonicClock.now() < start + ConditionWatcher.recheckInterval)
+            watcher.wait(for: [], now: MonotonicClock.now())
+        }
+    }
+}
