@@ -121,4 +121,36 @@ import Testing
             watcher.wait(for: [], now: MonotonicClock.now())
         }
     }
+
+    /// Any uevent wakes a task waiting for `power` to re-read the supplies: here a link made in
+    /// the namespace (its `add` uevent goes to that namespace's sockets only), while the
+    /// stand-in supply directory changed unannounced.
+    @Test func aUeventTellsAWaitingTaskToRereadThePowerSupplies() throws {
+        let directory = TemporaryDirectory(prefix: "supervise-power")
+        let supplies = directory.file("power_supply")
+        @Sendable func write(_ text: String, _ name: String) throws {
+            try FileManager.default.createDirectory(atPath: supplies + "/" + (name as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            try text.write(toFile: supplies + "/" + name, atomically: false, encoding: .utf8)
+        }
+        try write("Battery\n", "BAT0/type")
+        try write("Discharging\n", "BAT0/status")
+        _ = try Self.inFreshNetworkNamespace {
+            let loop = try EventLoop()
+            let watcher = ConditionWatcher(conditions: MachineConditions(sources: ConditionSources(powerSupplies: supplies)),
+                                           loop: loop)
+            final class Changes: @unchecked Sendable { var seen: [Set<ScheduleCondition>] = [] }
+            let changes = Changes()
+            watcher.onChange = { changes.seen.append($0) }
+            let start = MonotonicClock.now()
+            watcher.wait(for: [.power], now: start)
+            #expect(watcher.held.isEmpty)
+            try write("Full\n", "BAT0/status")
+            try Self.ip("link add u0 type ifb")
+            let deadline = start + .seconds(3)
+            while changes.seen.isEmpty, MonotonicClock.now() < deadline { loop.wait(until: deadline) }
+            #expect(changes.seen == [[.power]], "no uevent within 3 s")
+            watcher.wait(for: [], now: MonotonicClock.now())
+        }
+    }
 }
