@@ -22,23 +22,34 @@ extension RequestParser {
     private static func parseTaskCompleted(
         _ bytes: UnsafeBufferPointer<UInt8>, argumentsAt start: Int?
     ) -> Result<Request, Rejection> {
+        taskIDAndNext(bytes, at: start).flatMap { id, next in
+            guard let next else { return .failure(Rejection(.unknownRequest)) }
+            let result = Bytes.field(in: bytes, from: next).range
+            if Bytes.equals(bytes, result, "success") { return .success(.taskCompleted(id: id, success: true)) }
+            if Bytes.equals(bytes, result, "failure") { return .success(.taskCompleted(id: id, success: false)) }
+            return .failure(Rejection(.unknownRequest))
+        }
+    }
+
+    /// The task ID at `start`, and where the field after it starts.
+    private static func taskIDAndNext(
+        _ bytes: UnsafeBufferPointer<UInt8>, at start: Int?
+    ) -> Result<(TaskID, Int?), Rejection> {
         guard let start else { return .failure(Rejection(.badID)) }
         let idField = Bytes.field(in: bytes, from: start)
         guard let id = TaskID(bytes, idField.range) else { return .failure(Rejection(.badID)) }
-        guard let next = idField.next else { return .failure(Rejection(.unknownRequest)) }
-        let result = Bytes.field(in: bytes, from: next).range
-        if Bytes.equals(bytes, result, "success") { return .success(.taskCompleted(id: id, success: true)) }
-        if Bytes.equals(bytes, result, "failure") { return .success(.taskCompleted(id: id, success: false)) }
-        return .failure(Rejection(.unknownRequest))
+        return .success((id, idField.next))
     }
 
     private static func parseSchedule(
         _ bytes: UnsafeBufferPointer<UInt8>, argumentsAt start: Int?
     ) -> Result<Request, Rejection> {
-        guard let start else { return .failure(Rejection(.badID)) }
-        let idField = Bytes.field(in: bytes, from: start)
-        guard let id = TaskID(bytes, idField.range) else { return .failure(Rejection(.badID)) }
-        guard let kindStart = idField.next else { return .failure(Rejection(.unknownRequest)) }
+        let id: TaskID, afterID: Int?
+        switch taskIDAndNext(bytes, at: start) {
+        case .success(let parsed): (id, afterID) = parsed
+        case .failure(let rejection): return .failure(rejection)
+        }
+        guard let kindStart = afterID else { return .failure(Rejection(.unknownRequest)) }
         let kindField = Bytes.field(in: bytes, from: kindStart)
         guard let kind = ScheduledTaskKind(rawValue: Bytes.string(bytes, kindField.range)) else {
             return .failure(Rejection(.unknownRequest))

@@ -100,25 +100,35 @@ import Testing
         }
     }
 
-    @Test func rtnetlinkTellsAWaitingTaskOfANewRouteBeforeTheRecheck() throws {
+    /// Waits for `condition` (which must not hold) with a watcher on `sources`, makes `change`,
+    /// then runs the loop for up to 3 s without any recheck, so only a notification can wake it;
+    /// what the watcher told.
+    static func changesTold(
+        waitingFor condition: ScheduleCondition, in sources: ConditionSources, after change: () throws -> Void
+    ) throws -> [Set<ScheduleCondition>] {
+        let loop = try EventLoop()
+        let watcher = ConditionWatcher(conditions: MachineConditions(sources: sources), loop: loop)
+        let changes = Recorded()
+        watcher.onChange = { changes.values.append($0) }
+        let start = MonotonicClock.now()
+        watcher.wait(for: [condition], now: start)
+        #expect(watcher.held.isEmpty)
+        try change()
+        let deadline = start + .seconds(3)
+        while changes.values.isEmpty, MonotonicClock.now() < deadline { loop.wait(until: deadline) }
+        #expect(MonotonicClock.now() < start + ConditionWatcher.recheckInterval)
+        watcher.wait(for: [], now: MonotonicClock.now())
+        return changes.values
+    }
+
+    @Test func rtnetlinkTellsAWaitingTaskOfANewRoute() throws {
         _ = try Self.inFreshNetworkNamespace {
-            let loop = try EventLoop()
-            let watcher = ConditionWatcher(conditions: MachineConditions(sources: Self.sources), loop: loop)
-            final class Changes: @unchecked Sendable { var seen: [Set<ScheduleCondition>] = [] }
-            let changes = Changes()
-            watcher.onChange = { changes.seen.append($0) }
-            let start = MonotonicClock.now()
-            watcher.wait(for: [.network], now: start)
-            #expect(watcher.held.isEmpty)
-            try Self.ip("link add d0 type ifb")
-            try Self.ip("link set d0 up")
-            try Self.ip("route add default dev d0")
-            // No recheck is called: only the rtnetlink socket can wake the loop in time.
-            let deadline = start + .seconds(3)
-            while changes.seen.isEmpty, MonotonicClock.now() < deadline { loop.wait(until: deadline) }
-            #expect(changes.seen == [[.network]], "no rtnetlink message within 3 s")
-            #expect(MonotonicClock.now() < start + ConditionWatcher.recheckInterval)
-            watcher.wait(for: [], now: MonotonicClock.now())
+            let told = try Self.changesTold(waitingFor: .network, in: Self.sources) {
+                try Self.ip("link add d0 type ifb")
+                try Self.ip("link set d0 up")
+                try Self.ip("route add default dev d0")
+            }
+            #expect(told == [[.network]], "no rtnetlink message within 3 s")
         }
     }
 
@@ -136,21 +146,11 @@ import Testing
         try write("Battery\n", "BAT0/type")
         try write("Discharging\n", "BAT0/status")
         _ = try Self.inFreshNetworkNamespace {
-            let loop = try EventLoop()
-            let watcher = ConditionWatcher(conditions: MachineConditions(sources: ConditionSources(powerSupplies: supplies)),
-                                           loop: loop)
-            final class Changes: @unchecked Sendable { var seen: [Set<ScheduleCondition>] = [] }
-            let changes = Changes()
-            watcher.onChange = { changes.seen.append($0) }
-            let start = MonotonicClock.now()
-            watcher.wait(for: [.power], now: start)
-            #expect(watcher.held.isEmpty)
-            try write("Full\n", "BAT0/status")
-            try Self.ip("link add u0 type ifb")
-            let deadline = start + .seconds(3)
-            while changes.seen.isEmpty, MonotonicClock.now() < deadline { loop.wait(until: deadline) }
-            #expect(changes.seen == [[.power]], "no uevent within 3 s")
-            watcher.wait(for: [], now: MonotonicClock.now())
+            let told = try Self.changesTold(waitingFor: .power, in: ConditionSources(powerSupplies: supplies)) {
+                try write("Full\n", "BAT0/status")
+                try Self.ip("link add u0 type ifb")
+            }
+            #expect(told == [[.power]], "no uevent within 3 s")
         }
     }
 }
