@@ -72,6 +72,8 @@ import Testing
         let start = Instant(nanoseconds: 1_000_000_000)
         watcher.wait(for: [.idle, .power], now: start)
         #expect(watcher.held == [.power])
+        #expect(try String(contentsOfFile: directory.file("cpu"), encoding: .utf8) == cpu("50.00"),
+                "no pressure trigger is written to a plain file")
         #expect(watcher.nextCheck == start + ConditionWatcher.recheckInterval)
         try write(cpu("0.00"), to: "cpu")
         watcher.recheck(now: start + ConditionWatcher.recheckInterval)
