@@ -54,7 +54,7 @@ extension SuperviseApplication {
     }
 
     /// Applies `event` to the state, then runs the expiration handler it calls for, feeds
-    /// the streams and calls the delegate.
+    /// the streams, and calls the delegate and, for a `task`, its launch handler.
     private func deliver(_ event: Event, readAt: UInt64) {
         let (delegate, streams, expirationHandler) = state.withLock { state in
             apply(event, readAt: readAt, to: &state)
