@@ -12,7 +12,7 @@ public protocol BackgroundTaskRequest: Sendable {
     /// The `schedule` request's kind.
     var kind: ScheduledTaskKind { get }
     /// The conditions the task waits for.
-    var requiredConditions: [String] { get }
+    var requiredConditions: Set<ScheduleCondition> { get }
 }
 
 /// A short task to bring the process's content up to date (`BGAppRefreshTaskRequest`):
@@ -27,7 +27,7 @@ public struct AppRefreshTaskRequest: BackgroundTaskRequest {
     }
 
     public var kind: ScheduledTaskKind { .refresh }
-    public var requiredConditions: [String] { [] }
+    public var requiredConditions: Set<ScheduleCondition> { [] }
 }
 
 /// A longer, deferrable task that may wait for the machine's conditions
@@ -49,8 +49,11 @@ public struct ProcessingTaskRequest: BackgroundTaskRequest {
 
     public var kind: ScheduledTaskKind { .processing }
 
-    public var requiredConditions: [String] {
-        [(requiresIdle, "idle"), (requiresExternalPower, "power"), (requiresNetworkConnectivity, "network")]
-            .filter(\.0).map(\.1)
+    public var requiredConditions: Set<ScheduleCondition> {
+        var conditions: Set<ScheduleCondition> = []
+        if requiresIdle { conditions.insert(.idle) }
+        if requiresExternalPower { conditions.insert(.power) }
+        if requiresNetworkConnectivity { conditions.insert(.network) }
+        return conditions
     }
 }

@@ -66,7 +66,8 @@ public final class BackgroundTaskScheduler: Sendable {
         guard connected else { throw .unavailable }
         guard registered else { throw .notPermitted }
         let schedule = Request.schedule(
-            id: id, kind: request.kind, earliest: request.earliestBeginDate, requires: request.requiredConditions)
+            id: id, kind: request.kind, earliest: request.earliestBeginDate,
+            requires: request.requiredConditions.sorted().map(\.rawValue))
         guard channel.send(schedule) else { throw .unavailable }
     }
 

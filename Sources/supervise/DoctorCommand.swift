@@ -1,5 +1,5 @@
 import ArgumentParser
-import SuperviseLifecycle
+import SuperviseProtocol
 import SuperviseSystem
 
 /// `supervise doctor`: what this supervisor can do here, in lines to paste into a bug report.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SuperviseLifecycle
+import SuperviseProtocol
 import SuperviseSystem
 import SuperviseTestSupport
 import Testing
@@ -62,27 +63,29 @@ import Testing
         #expect(throws: ConditionUnreadable.self) { try conditions.read(.network).get() }
     }
 
-    @Test func aWaitingTaskIsToldWhenAStandInChangesAtTheRecheck() throws {
-        let loop = try EventLoop()
-        let watcher = ConditionWatcher(conditions: MachineConditions(sources: sources), loop: loop)
-        let changes = Recorded()
-        watcher.onChange = { changes.values.append($0) }
+    @Test func theAwaitedConditionsAreReadAtOnceThenEveryRecheckInterval() throws {
+        let watcher = ConditionWatcher(conditions: MachineConditions(sources: sources))
+        let interval = ConditionWatcher.recheckInterval
         try write(cpu("50.00"), to: "cpu")
-        #expect(watcher.nextCheck == nil, "no task waits: no deadline")
         let start = Instant(nanoseconds: 1_000_000_000)
-        watcher.wait(for: [.idle, .power], now: start)
+        #expect(watcher.watch([], at: start) == nil, "nothing awaited: nothing to look at")
+        #expect(watcher.watch([.idle, .power], at: start) == start, "newly awaited: looked at at once")
+        #expect(watcher.held.isEmpty, "nothing is read before the look")
+        watcher.look(at: start)
         #expect(watcher.held == [.power])
         #expect(try String(contentsOfFile: directory.file("cpu"), encoding: .utf8) == cpu("50.00"),
                 "no pressure trigger is written to a plain file")
-        #expect(watcher.nextCheck == start + ConditionWatcher.recheckInterval)
+
         try write(cpu("0.00"), to: "cpu")
-        watcher.recheck(now: start + ConditionWatcher.recheckInterval)
-        #expect(changes.values == [[.idle, .power]])
-        #expect(watcher.nextCheck == start + ConditionWatcher.recheckInterval * 2)
-        watcher.recheck(now: start + ConditionWatcher.recheckInterval * 2)
-        #expect(changes.values.count == 1, "told only of a change")
-        watcher.wait(for: [], now: start)
-        #expect(watcher.nextCheck == nil && watcher.held.isEmpty)
+        #expect(watcher.watch([.power, .idle], at: start + .seconds(1)) == start + interval,
+                "the same awaited: nothing read, the same re-read")
+        #expect(watcher.held == [.power])
+        watcher.look(at: start + interval)
+        #expect(watcher.held == [.idle, .power])
+        #expect(watcher.watch([.power], at: start + interval) == start + interval * 2, "nothing new to read")
+        #expect(watcher.held == [.power], "what is not awaited any more is forgotten")
+        #expect(watcher.watch([], at: start + interval) == nil)
+        #expect(watcher.held.isEmpty)
     }
 
     @Test func theKernelsFilesAreRead() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SuperviseLifecycle
+import SuperviseProtocol
 import SuperviseSystem
 import SuperviseTestSupport
 import Testing
@@ -22,12 +23,12 @@ import Testing
             return
         }
         let loop = try EventLoop()
-        let watcher = ConditionWatcher(
-            conditions: MachineConditions(sources: ConditionSources(cpuPressure: "\(cgroup)/cpu.pressure")), loop: loop)
+        let watcher = ConditionWatcher(conditions: MachineConditions(sources: ConditionSources(cpuPressure: "\(cgroup)/cpu.pressure")))
         let changes = Recorded()
-        watcher.onChange = { changes.values.append($0) }
+        watcher.attach(to: loop) { [unowned watcher] in changes.values.append(watcher.held) }
         let start = MonotonicClock.now()
-        watcher.wait(for: [.idle], now: start)
+        #expect(watcher.watch([.idle], at: start) == start)
+        watcher.look(at: start)
         #expect(watcher.held == [.idle], "an empty cgroup stalls on nothing")
 
         // More busy loops than the machine has CPUs, so one always waits for one.
@@ -42,11 +43,11 @@ import Testing
             busy.append(pid)
             try "\(pid)".write(toFile: "\(cgroup)/cgroup.procs", atomically: false, encoding: .utf8)
         }
-        // No recheck is called: only the trigger can wake the loop. It fires once per 2 s window
+        // No look is made: only the trigger can wake the loop. It fires once per 2 s window
         // while the stall lasts; `avg10` passes 10 % after the kernel's first 2 s update.
         let deadline = start + .seconds(10)
         while changes.values.isEmpty, MonotonicClock.now() < deadline { loop.wait(until: deadline) }
         #expect(changes.values == [[]], "the trigger did not tell of the busy cgroup within 10 s")
-        watcher.wait(for: [], now: MonotonicClock.now())
+        _ = watcher.watch([], at: MonotonicClock.now())
     }
 }

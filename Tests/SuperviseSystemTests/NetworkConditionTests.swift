@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SuperviseLifecycle
+import SuperviseProtocol
 import SuperviseSystem
 import SuperviseTestSupport
 import Testing
@@ -101,23 +102,24 @@ import Testing
     }
 
     /// Waits for `condition` (which must not hold) with a watcher on `sources`, makes `change`,
-    /// then runs the loop for up to 3 s without any recheck, so only a notification can wake it;
+    /// then runs the loop for up to 3 s without any look, so only a notification can wake it;
     /// what the watcher told.
     static func changesTold(
         waitingFor condition: ScheduleCondition, in sources: ConditionSources, after change: () throws -> Void
     ) throws -> [Set<ScheduleCondition>] {
         let loop = try EventLoop()
-        let watcher = ConditionWatcher(conditions: MachineConditions(sources: sources), loop: loop)
+        let watcher = ConditionWatcher(conditions: MachineConditions(sources: sources))
         let changes = Recorded()
-        watcher.onChange = { changes.values.append($0) }
+        watcher.attach(to: loop) { [unowned watcher] in changes.values.append(watcher.held) }
         let start = MonotonicClock.now()
-        watcher.wait(for: [condition], now: start)
+        #expect(watcher.watch([condition], at: start) == start)
+        watcher.look(at: start)
         #expect(watcher.held.isEmpty)
         try change()
         let deadline = start + .seconds(3)
         while changes.values.isEmpty, MonotonicClock.now() < deadline { loop.wait(until: deadline) }
         #expect(MonotonicClock.now() < start + ConditionWatcher.recheckInterval)
-        watcher.wait(for: [], now: MonotonicClock.now())
+        _ = watcher.watch([], at: MonotonicClock.now())
         return changes.values
     }
 

@@ -1,4 +1,5 @@
 import SuperviseLifecycle
+import SuperviseProtocol
 import SuperviseSystemCall
 import Glibc
 import SystemPackage
