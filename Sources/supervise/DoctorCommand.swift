@@ -1,11 +1,12 @@
 import ArgumentParser
+import SuperviseProtocol
 import SuperviseSystem
 
 /// `supervise doctor`: what this supervisor can do here, in lines to paste into a bug report.
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "supervise doctor",
-        abstract: "Say what supervise can do here: freezers, users, capabilities.")
+        abstract: "Say what supervise can do here: freezers, users, capabilities, conditions.")
 
     mutating func run() {
         let privileges = SupervisorPrivileges.current()
@@ -25,6 +26,8 @@ struct DoctorCommand: ParsableCommand {
             lines.append("freezer \(text)")
         }
         lines.append("freezer auto: \(first ?? "none: a run is refused")")
+        let conditions = MachineConditions()
+        lines += ScheduleCondition.allCases.map(conditions.diagnose)
         print(lines.joined(separator: "\n"))
     }
 

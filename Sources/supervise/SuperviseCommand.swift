@@ -337,7 +337,9 @@ struct SuperviseCommand: ParsableCommand {
         let listener = try controlSocket()
         let status: Int32
         do {
-            status = try Supervisor(children: specs, options: options, logger: logger, controlSocket: listener).run()
+            let conditions = ConditionWatcher(conditions: MachineConditions(sources: scheduling.conditionSources))
+            status = try Supervisor(children: specs, options: options, logger: logger, controlSocket: listener,
+                                    conditions: conditions).run()
         } catch {
             logger.error("\(error.message)")
             listener?.remove()
