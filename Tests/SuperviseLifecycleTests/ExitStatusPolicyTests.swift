@@ -2,7 +2,8 @@ import SuperviseProtocol
 import Testing
 @testable import SuperviseLifecycle
 
-/// The exit-status precedence: 125, the violation status, 123, the first non-zero child status, 0.
+/// The exit-status precedence: 125, the violation status, 123, the first non-zero child status, 1 for a
+/// failed scheduled task, 0.
 @Suite(.timeLimit(.minutes(5))) struct ExitStatusPolicyTests {
     @Test func eachCauseBeatsTheOnesAfterIt() {
         var outcome = RunOutcome()
