@@ -20,14 +20,17 @@ extension SuperviseApplication {
             splitter.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             while let line = splitter.next() {
                 guard case .line(let bytes) = line, let event = Event(line: bytes) else { continue }
+                // The entry whose `event` or `task` this line is, completed once it is handled.
+                var entryOfLine: UInt64?
                 if let seq = entryAwaitingEvent {
                     entryAwaitingEvent = nil
-                    if !Self.isEvent(event, ofEntry: seq) { completeAutomatically(seq) }
+                    if Self.isEvent(event, ofEntry: seq) { entryOfLine = seq } else { completeAutomatically(seq) }
                 }
                 deliver(event, readAt: readAt)
                 switch event {
                 case .didEnterBackground(let seq, _, _): entryAwaitingEvent = seq
                 case .event(let seq, _, _): completeAutomatically(seq)
+                case .task: if let entryOfLine { completeAutomatically(entryOfLine) }
                 default: break
                 }
             }
@@ -42,21 +45,26 @@ extension SuperviseApplication {
         disconnect()
     }
 
+    /// True for the `event` of entry `seq`, or a `task`, which follows its entry's line.
     private static func isEvent(_ event: Event, ofEntry seq: UInt64) -> Bool {
-        if case .event(seq, _, _) = event { return true }
-        return false
+        switch event {
+        case .event(seq, _, _), .task: true
+        default: false
+        }
     }
 
     /// Applies `event` to the state, then runs the expiration handler it calls for, feeds
-    /// the streams and calls the delegate.
+    /// the streams, and calls the delegate and, for a `task`, its launch handler.
     private func deliver(_ event: Event, readAt: UInt64) {
         let (delegate, streams, expirationHandler) = state.withLock { state in
             apply(event, readAt: readAt, to: &state)
         }
         expirationHandler?()
+        if case .expire(let id) = event { taskScheduler.expirationHandler(for: id)?() }
         for stream in streams { stream.yield(event) }
+        delegate?.application(self, didReceive: event)
+        if case .task(let id, let kind, let limitMS) = event { taskScheduler.launch(id, kind: kind, limitMS: limitMS) }
         guard let delegate else { return }
-        delegate.application(self, didReceive: event)
         switch event {
         case .didFinishLaunching(let launchState, _): delegate.application(self, didFinishLaunchingIn: launchState)
         case .didBecomeActive: delegate.applicationDidBecomeActive(self)
@@ -67,7 +75,7 @@ extension SuperviseApplication {
         case .willTerminate(let graceMS): delegate.applicationWillTerminate(self, grace: .milliseconds(graceMS))
         case .error(let error): delegate.application(self, didReceive: error)
         case .memoryWarning(let level): delegate.applicationDidReceiveMemoryWarning(self, level: level)
-        case .expire: break
+        case .expire, .task: break
         }
     }
 
@@ -97,7 +105,7 @@ extension SuperviseApplication {
                 expirationHandler = handler
                 state.expirationHandlers.updateValue(nil, forKey: number)
             }
-        case .event, .willTerminate, .error, .memoryWarning:
+        case .event, .task, .willTerminate, .error, .memoryWarning:
             break
         }
         if state.streams.isEmpty, let count = state.backlog?.count {
@@ -125,7 +133,7 @@ extension SuperviseApplication {
             state.streams.removeAll()
             return (handlers, streams)
         }
-        for handler in handlers { handler() }
+        for handler in handlers + taskScheduler.disconnect() { handler() }
         for stream in streams { stream.finish() }
     }
 }

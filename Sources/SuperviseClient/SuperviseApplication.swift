@@ -20,6 +20,9 @@ public final class SuperviseApplication: Sendable {
     /// The name the supervisor knows this process by (`SUPERVISE_NAME`), if any.
     public let name: String?
 
+    /// Submits and runs this process's scheduled background tasks (``BackgroundTaskScheduler``).
+    public let taskScheduler: BackgroundTaskScheduler
+
     let channel: RequestChannel?
     let state: Mutex<State>
 
@@ -60,6 +63,7 @@ public final class SuperviseApplication: Sendable {
         isSupervised = true
         self.name = name
         channel = RequestChannel(fd: requestsFD)
+        taskScheduler = BackgroundTaskScheduler(channel: channel)
         state = Mutex(State(
             delegate: delegate, completion: backgroundEntryCompletion,
             applicationState: .inactive, connected: true))
@@ -91,6 +95,7 @@ public final class SuperviseApplication: Sendable {
         isSupervised = false
         name = nil
         channel = nil
+        taskScheduler = BackgroundTaskScheduler(channel: nil)
         state = Mutex(State(
             delegate: delegate, completion: backgroundEntryCompletion,
             applicationState: .active, connected: false, backlog: nil))

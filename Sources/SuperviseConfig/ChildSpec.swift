@@ -19,6 +19,8 @@ public struct ChildSpec: Equatable, Sendable {
     public var autostart = true
     /// Between children suspended at the same instant, the lower is reclaimed first.
     public var priority = 0
+    /// The scheduled tasks its config asks for (`[child.NAME.schedule.ID]`), run every `every`.
+    public var schedules: [ConfiguredSchedule] = []
     /// Where the config file defines the child (its `[child.NAME]` table); nil on the command line.
     public var configLocation: ConfigLocation?
 

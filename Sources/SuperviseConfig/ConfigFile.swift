@@ -11,12 +11,12 @@ public enum ConfigFile {
     /// The lifecycle settings: allowed at the top level (defaults) and in each child's table.
     public static let settingKeys = [
         "window", "limit", "expiry-warning", "grace", "freeze-timeout", "freezer", "on-window-overrun", "launch",
-        "stop-signal", "max-tasks", "aware", "launch-timeout",
+        "stop-signal", "max-tasks", "aware", "launch-timeout", "refresh-time", "processing-time",
     ]
     /// The restart policy: allowed at the top level (defaults) and in each child's table.
     public static let restartKeys = ["restart", "restart-delay", "restart-delay-max", "restart-after-violation"]
     /// What to run: only in a child's table.
-    public static let commandKeys = ["command", "env", "cwd"] + privilegeKeys
+    public static let commandKeys = ["command", "env", "cwd", "schedule"] + privilegeKeys
     /// Who the child runs as and what it may do: only in a child's table.
     public static let privilegeKeys = ["user", "group", "groups", "capabilities", "allow-new-privileges"]
     /// Starting and reclaiming: allowed at the top level (defaults) and in each child's table.
@@ -104,6 +104,7 @@ public enum ConfigFile {
                              workingDirectory: own.workingDirectory)
         spec.configLocation = ConfigLocation(path: reader.path, line: table.line)
         spec.confine(try reader.privileges(of: own, section: section))
+        spec.schedules = own.schedules
         (spec.settings, spec.freezer) = defaults.settings.merged(with: commandLine).merged(with: own.settings).resolved()
         for level in [defaults, own] {
             if let policy = level.restart { spec.restart.policy = policy }
@@ -180,6 +181,8 @@ struct ConfigLevel {
     var groups: (texts: [String], line: Int)?
     var capabilities: (names: [String], line: Int)?
     var allowsNewPrivileges = false
+    /// A child's `[child.NAME.schedule.ID]` tables.
+    var schedules: [ConfiguredSchedule] = []
 }
 
 /// What a config file says: the children, and the settings of the whole run.

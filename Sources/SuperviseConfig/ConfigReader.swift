@@ -46,6 +46,9 @@ struct ConfigReader {
             guard case .boolean(let flag) = value else { throw fail("expected true or false, found \(value.typeName)") }
             level.settings.aware = flag
         case "launch-timeout": level.settings.launchTimeout = try duration(value, fail)
+        case "refresh-time": level.settings.refreshTime = try duration(value, fail)
+        case "processing-time": level.settings.processingTime = try duration(value, fail)
+        case "schedule" where section != nil: level.schedules = try schedules(entry, key: key)
         case "restart": level.restart = try choice(value, RestartPolicy.self, fail)
         case "restart-delay": level.restartDelay = try duration(value, fail)
         case "restart-delay-max": level.restartDelayMax = try duration(value, fail)

@@ -1,4 +1,5 @@
 import SuperviseLifecycle
+import SuperviseProtocol
 /// Which child a control command is for.
 public enum ControlTarget: Equatable, Sendable {
     /// No name given: valid only when there is a single child.
@@ -36,4 +37,9 @@ public enum ControlCommand: Equatable, Sendable {
     case logLevel(String)
     /// `version`: the supervisor's version and protocol.
     case version
+    /// `schedules`: print one JSON line per scheduled task, pending or running.
+    case schedules
+    /// `run-task NAME ID`: run the child's pending scheduled task now, whatever its due time
+    /// and conditions (for testing, as Xcode's `_simulateLaunchForTaskWithIdentifier`).
+    case runTask(ControlTarget, id: TaskID)
 }

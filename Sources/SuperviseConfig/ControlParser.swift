@@ -1,4 +1,5 @@
 import SuperviseLifecycle
+import SuperviseProtocol
 import SuperviseSystem
 /// Reads control commands, one line of standard input at a time.
 ///
@@ -19,7 +20,7 @@ public enum ControlParser {
     public static let maxEventBytes = 1024 - "event ".utf8.count - 20 - " ".utf8.count - "\n".utf8.count
 
     public static let commandNames = ["background", "foreground", "event", "terminate", "status", "wait", "sleep",
-                               "signal", "start", "restart", "log-level", "version"]
+                               "signal", "start", "restart", "log-level", "version", "schedules", "run-task"]
 
     /// The levels `log-level` accepts, least important first (swift-log's).
     public static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
@@ -75,9 +76,18 @@ public enum ControlParser {
                 throw fail("event KIND and TEXT are too long", "at most \(maxEventBytes) bytes")
             }
             return .event(target(named: child), kind: String(kind), text: text.isEmpty ? nil : text)
-        case "status", "version":
+        case "status", "version", "schedules":
             if let extra = words.next() { throw unexpected(extra, "\(name) takes no arguments") }
-            return name == "status" ? .status : .version
+            return name == "status" ? .status : name == "version" ? .version : .schedules
+        case "run-task":
+            let usage = "expected run-task NAME ID (ctl schedules lists them)"
+            guard let child = words.next() else { throw fail("missing NAME", usage) }
+            guard let idWord = words.next() else { throw fail("missing ID", usage) }
+            if let extra = words.next() { throw unexpected(extra, usage) }
+            guard let id = TaskID(idWord) else {
+                throw fail("invalid ID", "expected 1 to 64 of letters, digits, '.', '_' and '-'", quoting: idWord)
+            }
+            return .runTask(target(named: child), id: id)
         case "signal":
             let usage = "expected signal NAME SIG [main|group|tree] (NAME may be all)"
             guard let child = words.next() else { throw fail("missing NAME", usage) }
@@ -144,7 +154,7 @@ public enum ControlParser {
             }
         default:
             throw fail("unknown command", "expected background, foreground, event, terminate, status, wait, sleep, "
-                       + "signal, start, restart, log-level or version",
+                       + "signal, start, restart, log-level, version, schedules or run-task",
                        quoting: name, suggestion: ControlText.closest(to: String(name), in: commandNames))
         }
     }

@@ -17,13 +17,16 @@ public struct SettingsOverrides: Equatable, Sendable {
     public var maxOpenTasks: Int?
     public var aware: Bool?
     public var launchTimeout: Duration?
+    public var refreshTime: Duration?
+    public var processingTime: Duration?
 
     /// Overrides that change nothing.
     public init(window: Duration? = nil, limit: Duration? = nil, expiryWarning: Duration? = nil,
                 grace: Duration? = nil, freezeTimeout: Duration? = nil,
                 onWindowOverrun: WindowOverrunAction? = nil, launch: LaunchState? = nil,
                 freezer: FreezerChoice? = nil, stopSignal: Int32? = nil, maxOpenTasks: Int? = nil,
-                aware: Bool? = nil, launchTimeout: Duration? = nil) {
+                aware: Bool? = nil, launchTimeout: Duration? = nil, refreshTime: Duration? = nil,
+                processingTime: Duration? = nil) {
         self.window = window
         self.limit = limit
         self.expiryWarning = expiryWarning
@@ -36,6 +39,8 @@ public struct SettingsOverrides: Equatable, Sendable {
         self.maxOpenTasks = maxOpenTasks
         self.aware = aware
         self.launchTimeout = launchTimeout
+        self.refreshTime = refreshTime
+        self.processingTime = processingTime
     }
 
     /// These overrides, then `later`'s over them: a value `later` gives wins.
@@ -46,7 +51,9 @@ public struct SettingsOverrides: Equatable, Sendable {
                           onWindowOverrun: later.onWindowOverrun ?? onWindowOverrun, launch: later.launch ?? launch,
                           freezer: later.freezer ?? freezer, stopSignal: later.stopSignal ?? stopSignal,
                           maxOpenTasks: later.maxOpenTasks ?? maxOpenTasks, aware: later.aware ?? aware,
-                          launchTimeout: later.launchTimeout ?? launchTimeout)
+                          launchTimeout: later.launchTimeout ?? launchTimeout,
+                          refreshTime: later.refreshTime ?? refreshTime,
+                          processingTime: later.processingTime ?? processingTime)
     }
 
     /// The settings these overrides give: the contract's defaults with every value given here.
@@ -74,6 +81,8 @@ public struct SettingsOverrides: Equatable, Sendable {
         if let maxOpenTasks { settings.maxOpenTasks = maxOpenTasks }
         if let aware { settings.aware = aware }
         if let launchTimeout { settings.launchTimeout = launchTimeout }
+        if let refreshTime { settings.refreshTime = refreshTime }
+        if let processingTime { settings.processingTime = processingTime }
         if let choice = self.freezer { freezer = choice }
     }
 }

@@ -1,3 +1,5 @@
+import SuperviseProtocol
+
 /// Everything decided about one child over all its runs: the current run's ``ChildLifecycle``,
 /// the runs before it (the first and the last ``runLimit``, the rest summed), and when the next
 /// one starts (``RestartRules``, ``RestartBackoff``, or an event for a child without a process).
@@ -8,29 +10,43 @@
 public struct ChildCore: Sendable {
     public let restartRules: RestartRules
     /// The current run.
-    public private(set) var lifecycle: ChildLifecycle
+    public internal(set) var lifecycle: ChildLifecycle
     /// The runs before it: the first and the last ``runLimit``, oldest first.
     private var pastRuns = HeadTailBuffer<ChildLifecycle>(headLimit: ChildCore.runLimit, tailLimit: ChildCore.runLimit)
     /// The runs before it that are not kept, summed.
     public private(set) var omittedRuns = OmittedRuns()
     private var backoff: RestartBackoff
-    private var restartAt: Instant?
+    var restartAt: Instant?
     private var runStartedAt: Instant?
     /// Told to terminate: no run starts again.
-    private var stopped = false
+    var stopped = false
     /// The current run never started (exec failed).
     private var spawnFailed = false
     /// The user asked for `restart`: once the current run is over, the next starts at once.
     private var restartRequested = false
     /// Some run of this child was killed for a violation: the run's exit status says so.
     public private(set) var killedForViolation = false
+    /// The scheduled tasks waiting to run, kept across runs.
+    public internal(set) var work: ScheduledWork
+    /// The conditions of scheduled tasks that hold, as last told (``LifecycleInput/conditions(_:)``):
+    /// all of them until the shell says otherwise.
+    public internal(set) var conditions = Set(ScheduleCondition.allCases)
+    /// The first scheduled task of any run that completed with `failure`: the run's exit status
+    /// says so.
+    public internal(set) var failedTask: TaskID?
+    /// The task the current run was launched for, until its entry begins: a launch that fails
+    /// first (exec, the launch timeout) puts it back.
+    var launchedFor: PendingSchedule?
 
-    /// A child whose first run is launched, or with `autostart` false left `not-running`.
-    public init(settings: LifecycleSettings, restart: RestartRules, freezerNotifies: Bool, autostart: Bool = true) {
+    /// A child whose first run is launched, or with `autostart` false left `not-running`; its
+    /// configured `schedules` are armed from `now`.
+    public init(settings: LifecycleSettings, restart: RestartRules, freezerNotifies: Bool, autostart: Bool = true,
+                schedules: [ConfiguredSchedule] = [], at now: Instant = .zero) {
         restartRules = restart
         lifecycle = ChildLifecycle(settings: settings, freezerNotifies: freezerNotifies,
                                    start: autostart ? .configured : .notStarted)
         backoff = RestartBackoff(restart)
+        work = ScheduledWork(configured: schedules, at: now)
     }
 
     /// How many runs before the current one are kept at each end of the record.
@@ -46,23 +62,34 @@ public struct ChildCore: Sendable {
     /// What the shell needs to know now.
     public var status: ChildStatus {
         ChildStatus(state: lifecycle.state, isFinished: lifecycle.isFinished,
-                    nextDeadline: earliest(lifecycle.nextDeadline, restartAt), restartPending: restartAt != nil,
-                    toldToTerminate: stopped)
+                    nextDeadline: earliest(earliest(lifecycle.nextDeadline, restartAt), nextTaskDue),
+                    restartPending: restartAt != nil, toldToTerminate: stopped,
+                    awaitedConditions: awaitedConditions)
     }
 
     /// Handles one input at `now`: the actions to carry out, in order, and the status after them.
     public mutating func handle(_ input: LifecycleInput, at now: Instant) -> ChildDecision {
+        let taskBefore = lifecycle.runningTask
+        var actions = decide(input, at: now)
+        scheduledTaskEnded(since: taskBefore, now)
+        startReadyTask(now, &actions)
+        return ChildDecision(actions: actions, status: status)
+    }
+
+    /// The input's own decision, before any scheduled task is looked at.
+    private mutating func decide(_ input: LifecycleInput, at now: Instant) -> [LifecycleAction] {
+        if let actions = decideForSchedules(input, at: now) { return actions }
         if case .event(let kind, let text) = input, lifecycle.hasNoProcess {
-            return ChildDecision(actions: launchForEvent(kind: kind, text: text), status: status)
+            return launchForEvent(kind: kind, text: text)
         }
         if input == .start || (input == .restart && lifecycle.hasNoProcess) {
-            return ChildDecision(actions: startByUser(), status: status)
+            return startByUser()
         }
         if input == .restart {
             // Terminated as `terminate` does, but not told to stay stopped.
             restartRequested = true
             stopped = false
-            return ChildDecision(actions: lifecycle.handle(.terminate(escalate: false), at: now), status: status)
+            return lifecycle.handle(.terminate(escalate: false), at: now)
         }
         var actions = lifecycle.handle(input, at: now)
         if lifecycle.exit?.by == .violation { killedForViolation = true }
@@ -88,7 +115,7 @@ public struct ChildCore: Sendable {
         default:
             break
         }
-        return ChildDecision(actions: actions, status: status)
+        return actions
     }
 
     /// After a finished run: waits out the back-off if the rules restart it. A reclaimed run is
@@ -148,7 +175,7 @@ public struct ChildCore: Sendable {
 
     /// Makes a fresh lifecycle for the next run; a run that never started is replaced, not kept.
     /// The new run records what is left of the child's task records.
-    private mutating func beginRun(_ start: RunStart) {
+    mutating func beginRun(_ start: RunStart) {
         restartAt = nil
         runStartedAt = nil
         spawnFailed = false
@@ -178,4 +205,7 @@ public struct ChildStatus: Equatable, Sendable {
     public let restartPending: Bool
     /// It was told to terminate: no run starts again, not even for an event.
     public let toldToTerminate: Bool
+    /// The conditions that its due scheduled tasks wait for and that do not hold: while not
+    /// empty, the shell watches (or polls) them.
+    public var awaitedConditions: Set<ScheduleCondition> = []
 }

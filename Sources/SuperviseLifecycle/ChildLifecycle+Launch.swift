@@ -19,6 +19,11 @@ extension ChildLifecycle {
     /// `did-finish-launching` and the events of the state it launches into; a launch for an
     /// event delivers its first event with the first background entry.
     private mutating func announceLaunch() {
+        if let task = launchTask {
+            actions.append(.note("launched for scheduled task \(task.id)"))
+            send(.didFinishLaunching(.background, reclaimed: afterReclaim))
+            return announceBackgroundEntry(task: task)
+        }
         if launchedForEvent {
             let event = launchEvents[0]
             actions.append(.note("launched for event \(event.kind)"))
@@ -40,6 +45,10 @@ extension ChildLifecycle {
     /// own follow, each as an event to a child in the background.
     mutating func finishLaunching(_ now: Instant) {
         launchDeadline = nil
+        if let task = launchTask {
+            launchTask = nil
+            return beginScheduledTaskEntry(task, now)
+        }
         guard launchedForEvent || settings.launch == .background else { return setState(.active) }
         startBackgroundEntry(now)
         let events = launchEvents.dropFirst(launchedForEvent ? 1 : 0)

@@ -8,11 +8,14 @@ extension ChildLifecycle {
         case .hello: hello(now)
         case .done(let seq): done(seq, request, now)
         case .begin(let id, let name): begin(id, name, request, now)
+        case .end(let id) where runningTask?.id == id: completeScheduledTask(id, success: true, request, now)
         case .end(let id): end(id, request, now)
+        case .taskCompleted(let id, let success): completeScheduledTask(id, success: success, request, now)
+        case .schedule, .cancel: break  // kept across runs, by ChildCore
         }
     }
 
-    private mutating func refuse(_ code: ProtocolErrorCode, _ request: Request) {
+    mutating func refuse(_ code: ProtocolErrorCode, _ request: Request) {
         // A well-formed request is quoted as a well-behaved child writes it (the codec's form).
         send(.error(RequestError(code: code, request: String(request.line.dropLast()))))
     }

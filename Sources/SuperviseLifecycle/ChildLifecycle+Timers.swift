@@ -89,6 +89,7 @@ extension ChildLifecycle {
     mutating func killForViolation(_ kind: Violation.Kind, _ now: Instant) {
         let violation = Violation(kind: kind, at: now, action: .killed, tasks: Array(openTasks))
         violationRecords.append(violation)
+        if kind == .expiry { endScheduledTask(.expired, now) }
         clearBackgroundTimers()
         termination = .violation
         setState(.terminating)
@@ -100,6 +101,7 @@ extension ChildLifecycle {
     mutating func exited(_ how: ChildTermination, treeEmpty: Bool, _ now: Instant) {
         guard !hasNoProcess else { return }
         stoppedBy = nil  // a stop of a process that is gone
+        endScheduledTask(.interrupted, now)
         if state == .suspending || state == .suspended { thaw() }
         let by = termination ?? .self
         let inTime: Bool?

@@ -91,6 +91,20 @@ public struct ChildLifecycle: Sendable {
     var launchEvents: [(kind: String, text: String?)] = []
     /// The run before this one was reclaimed: the launch says `reclaimed`.
     var afterReclaim = false
+    /// This run is launched for a due scheduled task, whose entry it makes at the launch.
+    var launchTask: ScheduledTaskStart?
+
+    // Scheduled tasks.
+    /// The scheduled task running in this run (one at a time), until it ends.
+    public internal(set) var runningTask: ScheduledTaskRecord?
+    /// The scheduled tasks this run ran that have ended, up to ``scheduledTaskRecordLimit``.
+    var endedTasks: [ScheduledTaskRecord] = []
+    /// The first scheduled task of this run that completed with `failure`.
+    public internal(set) var firstFailedTask: TaskID?
+    /// Scheduled task runs not kept in ``endedTasks`` because it was full.
+    public internal(set) var scheduledTasksNotRecorded = 0
+    /// How many ended scheduled task runs one run keeps.
+    public static let scheduledTaskRecordLimit = 1_000
 
     /// The last `memory-warning` sent during the present memory pressure.
     public internal(set) var lastMemoryWarning: MemoryWarning?
@@ -122,6 +136,9 @@ public struct ChildLifecycle: Sendable {
         case .forEvent(let kind, let text, let afterReclaim):
             launchedForEvent = true
             launchEvents = [(kind, text)]
+            self.afterReclaim = afterReclaim
+        case .forTask(let task, let afterReclaim):
+            launchTask = task
             self.afterReclaim = afterReclaim
         }
     }
@@ -193,13 +210,14 @@ public struct ChildLifecycle: Sendable {
         case .reclaim: reclaim()
         case .memoryPressure(let level): memoryPressure(level)
         case .eventsUnread(let bytes): unreadEventBytes = bytes
+        case .conditions, .runTask: break  // decided across runs, by ChildCore
         }
         return actions
     }
 
     /// Adds the time spent in `before` to ``backgroundTime`` if the state changed, and counts
     /// verified freezes, after one input's actions.
-    private mutating func account(leaving before: ChildState, at now: Instant) {
+    mutating func account(leaving before: ChildState, at now: Instant) {
         freezes += actions.count { if case .frozen = $0 { true } else { false } }
         guard state != before else { return }
         if before.isOutOfForeground, let since = stateEnteredAt, now > since { backgroundTime += now - since }
@@ -231,23 +249,30 @@ public struct ChildLifecycle: Sendable {
         startBackgroundEntry(now)
     }
 
-    /// The events of a new background entry: a new SEQ, `did-enter-background` (and `event`).
-    mutating func announceBackgroundEntry(event: (kind: String, text: String?)? = nil) {
+    /// The events of a new background entry: a new SEQ, `did-enter-background` (and `event`, or
+    /// for an entry made for a scheduled task, `task` with the task's time as the entry's limit).
+    mutating func announceBackgroundEntry(event: (kind: String, text: String?)? = nil,
+                                          task: ScheduledTaskStart? = nil) {
         seq += 1
         doneForCurrentEntry = false
-        send(.didEnterBackground(seq: seq, windowMS: settings.window.wholeMilliseconds,
-                                 limitMS: settings.limit.wholeMilliseconds))
+        let limit = task?.limit ?? settings.limit
+        send(.didEnterBackground(seq: seq, windowMS: min(settings.window, limit).wholeMilliseconds,
+                                 limitMS: limit.wholeMilliseconds))
         if let event { send(.event(seq: seq, kind: event.kind, text: event.text)) }
+        if let task { send(.task(id: task.id, kind: task.kind, limitMS: task.limit.wholeMilliseconds)) }
     }
 
-    /// The timers of the announced entry start now: its window and limit; `background`.
-    mutating func startBackgroundEntry(_ now: Instant) {
+    /// The timers of the announced entry start now: its window and limit (`limit`, for an entry
+    /// made for a scheduled task: the task's time); `background`.
+    mutating func startBackgroundEntry(_ now: Instant, limit: Duration? = nil) {
+        let limit = limit ?? settings.limit
+        let window = min(settings.window, limit)
         if windowEnd != nil { closeFirstWindow() }
         warningSentAt = nil
-        limitAt = now + settings.limit
-        warningAt = now + settings.limit - settings.expiryWarning
-        if settings.window > .zero {
-            windowEnd = now + settings.window
+        limitAt = now + limit
+        warningAt = now + limit - settings.expiryWarning
+        if window > .zero {
+            windowEnd = now + window
             windowPassed = false
         } else {
             windowEnd = nil
@@ -281,6 +306,7 @@ public struct ChildLifecycle: Sendable {
         for task in openTasks where !expireSent.contains(task.id) {
             expireSent.insert(task.id)
             if let index = historyIndex[task.id] { taskHistory[index].expire = now }
+            if runningTask?.id == task.id { runningTask?.expiredAt = now }
             send(.expire(task.id))
         }
     }

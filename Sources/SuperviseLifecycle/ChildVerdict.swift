@@ -1,8 +1,9 @@
 /// Whether one child passed, over all its runs, as a CI report (JUnit, annotations) shows it.
 ///
 /// The rule follows the exit-status precedence (``RunOutcome``): a child fails for each
-/// violation, for each run whose counted status (``ExitRecord/countedStatus``) is not 0, and
-/// for each failed `wait` that concerns it. A run killed for a violation fails for that
+/// violation, for each run whose counted status (``ExitRecord/countedStatus``) is not 0, for
+/// each scheduled task that completed with `failure` (one held past its time is a violation),
+/// and for each failed `wait` that concerns it. A run killed for a violation fails for that
 /// violation only: its SIGKILL status is what the violation did, not a second failure.
 public struct ChildVerdict: Equatable, Sendable {
     /// One reason the child failed.
@@ -11,6 +12,8 @@ public struct ChildVerdict: Equatable, Sendable {
         case violation(Violation)
         /// A run ended with a non-zero counted status on its own account.
         case exit(ExitRecord)
+        /// A scheduled task completed with `failure`.
+        case task(ScheduledTaskRecord)
         /// A `wait` on stdin failed while waiting for this child: why, in one line.
         case wait(String)
         /// Runs the record no longer keeps (``OmittedRuns``) had violations or failed exits.
@@ -29,6 +32,7 @@ public struct ChildVerdict: Equatable, Sendable {
         var timeRun = Duration.zero
         for run in runs {
             failures += run.violations.map(Failure.violation)
+            failures += run.scheduledTasks.filter { $0.outcome == .failure }.map(Failure.task)
             if let exit = run.exit, exit.countedStatus != 0, exit.by != .violation {
                 failures.append(.exit(exit))
             }

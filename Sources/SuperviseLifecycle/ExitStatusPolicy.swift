@@ -10,6 +10,9 @@ public struct RunOutcome: Equatable, Sendable {
         case scriptStepFailed
         /// The first non-zero counted status of a child, in the order they exited, and that child.
         case childStatus(Int32, child: String)
+        /// A scheduled task completed with `failure` (1): the first child, in the run's order,
+        /// and its first failed task.
+        case taskFailed(child: String, task: String)
         /// Every child's counted status was 0.
         case allZero
     }
@@ -23,6 +26,15 @@ public struct RunOutcome: Equatable, Sendable {
     public var scriptStepFailed = false
     /// Each child's counted status, in the order they exited.
     public private(set) var childStatuses: [CountedStatus] = []
+    /// The first child, in the run's order, with a scheduled task that completed with `failure`,
+    /// and that task.
+    public var failedTask: FailedTask?
+
+    /// A child's scheduled task that completed with `failure`.
+    public struct FailedTask: Equatable, Sendable {
+        public var child: String
+        public var task: String
+    }
 
     /// A child's status as it counts toward the exit status.
     public struct CountedStatus: Equatable, Sendable {
@@ -38,12 +50,16 @@ public struct RunOutcome: Equatable, Sendable {
     }
 
     /// The first rule that applies, by the contract's precedence: 125, then the violation
-    /// status, then 123, then the first non-zero child status, then 0.
+    /// status, then 123, then the first non-zero child status, then 1 for a scheduled task
+    /// that completed with `failure`, then 0.
     public var rule: Rule {
         if supervisorFailed { return .supervisorFailed }
         if violationKill { return .violationKill }
         if scriptStepFailed { return .scriptStepFailed }
-        return childStatuses.first { $0.status != 0 }.map { Rule.childStatus($0.status, child: $0.child) } ?? .allZero
+        if let failed = childStatuses.first(where: { $0.status != 0 }) {
+            return .childStatus(failed.status, child: failed.child)
+        }
+        return failedTask.map { Rule.taskFailed(child: $0.child, task: $0.task) } ?? .allZero
     }
 
     /// The exit status by ``rule``. (Usage errors, 2, never get here.)
@@ -53,6 +69,7 @@ public struct RunOutcome: Equatable, Sendable {
         case .violationKill: violationStatus
         case .scriptStepFailed: 123
         case .childStatus(let status, _): status
+        case .taskFailed: 1
         case .allZero: 0
         }
     }

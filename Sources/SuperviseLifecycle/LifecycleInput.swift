@@ -55,14 +55,20 @@ public enum LifecycleInput: Equatable, Sendable {
     /// (its backlog), told before each `event` command: over ``ChildLifecycle/unreadEventsLimit``
     /// the event is refused, since lifecycle events are never dropped.
     case eventsUnread(bytes: Int)
+    /// The conditions of scheduled tasks that hold now (``ScheduleCondition``), told whenever
+    /// they change: a due task runs only while all it requires hold.
+    case conditions(Set<ScheduleCondition>)
+    /// The user's `run-task`: run the pending scheduled task now, whatever its due time and
+    /// conditions (as Xcode's `_simulateLaunchForTaskWithIdentifier`).
+    case runTask(TaskID)
 
     /// A control command (stdin or a signal), as opposed to what the child or the kernel did.
     public var isCommand: Bool {
         switch self {
-        case .background, .foreground, .event, .terminate, .start, .restart: true
+        case .background, .foreground, .event, .terminate, .start, .restart, .runTask: true
         case .launched, .request, .malformed, .freezeVerified, .notFrozenYet, .freezerNotified, .thawedFromOutside,
              .killedWhileFrozen, .mainProcessStopped, .mainProcessContinued, .exited, .spawnFailed, .runOver,
-             .treeEmptied, .tick, .supervisorGap, .reclaim, .memoryPressure, .eventsUnread: false
+             .treeEmptied, .tick, .supervisorGap, .reclaim, .memoryPressure, .eventsUnread, .conditions: false
         }
     }
 }

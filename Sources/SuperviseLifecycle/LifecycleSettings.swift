@@ -29,6 +29,10 @@ public struct LifecycleSettings: Equatable, Sendable {
     public var aware = false
     /// How long an aware child has to say `hello` after its launch (iOS's launch watchdog: 20 s).
     public var launchTimeout: Duration = .seconds(20)
+    /// The time a scheduled `refresh` task has (BGAppRefreshTask's ~30 s).
+    public var refreshTime: Duration = .seconds(30)
+    /// The time a scheduled `processing` task has.
+    public var processingTime: Duration = .seconds(300)
 
     public init() {}
 
@@ -46,6 +50,10 @@ public struct LifecycleSettings: Equatable, Sendable {
         }
         if expiryWarning >= limit {
             return "--expiry-warning (\(expiryWarning.formatted)) must be shorter than --limit (\(limit.formatted))"
+        }
+        for (name, time) in [("refresh-time", refreshTime), ("processing-time", processingTime)]
+        where time <= expiryWarning {
+            return "--\(name) (\(time.formatted)) must be longer than --expiry-warning (\(expiryWarning.formatted))"
         }
         if maxOpenTasks < 1 { return "the open-task limit must be at least 1" }
         return nil

@@ -8,7 +8,11 @@ extension RunCore {
                         runIsEnding: @autoclosure () -> Bool) -> [RunAction] {
         guard input.launches, child.status.isFinished else { return [.feed(child: place, input)] }
         if runIsEnding() {
-            let act = if case .event = input { "cannot deliver event" } else { "cannot start" }
+            let act = switch input {
+            case .event: "cannot deliver event"
+            case .runTask: "cannot run the task"
+            default: "cannot start"
+            }
             return [.refuse("\(child.name): \(act): every child has exited and the run is ending (--keep-running keeps it up)")]
         }
         // Its last run is over: wrapped up before the command starts the next one.
@@ -17,10 +21,10 @@ extension RunCore {
 }
 
 extension LifecycleInput {
-    /// A command that launches a child without a process: `start`, `restart`, `event`.
+    /// A command that launches a child without a process: `start`, `restart`, `event`, `run-task`.
     var launches: Bool {
         switch self {
-        case .start, .restart, .event: true
+        case .start, .restart, .event, .runTask: true
         default: false
         }
     }

@@ -1,3 +1,5 @@
+import SuperviseProtocol
+
 /// The rules of the run as a whole, beside each child's ``ChildCore``: when the run ends and what
 /// keeps it up, and every fact behind the supervisor's exit status (``RunOutcome``).
 ///
@@ -87,6 +89,9 @@ public struct RunCore: Sendable {
             return []
         case .ended(let children):
             outcome.violationKill = children.contains(where: \.killedForViolation)
+            outcome.failedTask = children.lazy.compactMap { child in
+                child.failedTask.map { RunOutcome.FailedTask(child: child.name, task: $0.rawValue) }
+            }.first
             return []
         case .jobStopping(let signal, let name, let cause, let children):
             return jobStopping(signal, name, cause: cause, children)
@@ -191,9 +196,12 @@ public struct RunChild: Equatable, Sendable {
     public var priority: Int
     /// Its resident memory when its freeze was last verified, in bytes.
     public var frozenMemory: UInt64
+    /// The first scheduled task of any run of it that completed with `failure` (``ChildCore/failedTask``).
+    public var failedTask: TaskID?
 
     public init(name: String, status: ChildStatus, wrappedUp: Bool, pid: Int32, mainProcessAlive: Bool,
-                killedForViolation: Bool, suspendedSince: Instant? = nil, priority: Int = 0, frozenMemory: UInt64 = 0) {
+                killedForViolation: Bool, suspendedSince: Instant? = nil, priority: Int = 0, frozenMemory: UInt64 = 0,
+                failedTask: TaskID? = nil) {
         self.name = name
         self.status = status
         self.wrappedUp = wrappedUp
@@ -203,6 +211,7 @@ public struct RunChild: Equatable, Sendable {
         self.suspendedSince = suspendedSince
         self.priority = priority
         self.frozenMemory = frozenMemory
+        self.failedTask = failedTask
     }
 
     /// The child `name` whose rules are `core`'s.
@@ -211,7 +220,7 @@ public struct RunChild: Equatable, Sendable {
         let suspendedSince = core.status.state == .suspended ? core.lifecycle.stateEnteredAt : nil
         self.init(name: name, status: core.status, wrappedUp: wrappedUp, pid: pid, mainProcessAlive: mainProcessAlive,
                   killedForViolation: core.killedForViolation, suspendedSince: suspendedSince, priority: priority,
-                  frozenMemory: frozenMemory)
+                  frozenMemory: frozenMemory, failedTask: core.failedTask)
     }
 
     /// A run was spawned and something of its tree may still be running.

@@ -7,4 +7,7 @@ public enum RunStart: Equatable, Sendable {
     /// Launched into the background for an event, which it gets with the launch;
     /// `afterReclaim` when the run before was reclaimed.
     case forEvent(kind: String, text: String?, afterReclaim: Bool)
+    /// Launched into the background for a due scheduled task, whose entry it makes with the
+    /// launch; `afterReclaim` when the run before was reclaimed.
+    case forTask(ScheduledTaskStart, afterReclaim: Bool)
 }

@@ -13,6 +13,9 @@ public enum Event: Equatable, Sendable {
     case didEnterBackground(seq: UInt64, windowMS: Int64, limitMS: Int64)
     case event(seq: UInt64, kind: String, text: String?)
     case expire(TaskID)
+    /// `task ID refresh|processing LIMIT_MS`: the background entry just announced was made for
+    /// scheduled task `ID`, which has `limitMS` from now.
+    case task(id: TaskID, kind: ScheduledTaskKind, limitMS: Int64)
     case willEnterForeground
     case willTerminate(graceMS: Int64)
     /// `memory-warning LEVEL`: memory is under pressure; free what you can.

@@ -50,6 +50,13 @@ extension Event {
             guard let range = fields.word(), let id = TaskID(bytes, range) else { return nil }
             return .expire(id)
         }
+        if verbIs("task") {
+            guard let range = fields.word(), let id = TaskID(bytes, range), let kindRange = fields.word(),
+                  let kind = ScheduledTaskKind(rawValue: Bytes.string(bytes, kindRange)),
+                  let limit = fields.milliseconds()
+            else { return nil }
+            return .task(id: id, kind: kind, limitMS: limit)
+        }
         if verbIs("will-terminate") {
             guard let grace = fields.milliseconds() else { return nil }
             return .willTerminate(graceMS: grace)

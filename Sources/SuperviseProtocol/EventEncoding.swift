@@ -35,6 +35,13 @@ extension Event: ProtocolLine {
         case .expire(let id):
             buffer.appendASCII("expire ")
             buffer.append(contentsOf: id.rawValue.utf8)
+        case .task(let id, let kind, let limitMS):
+            buffer.appendASCII("task ")
+            buffer.append(contentsOf: id.rawValue.utf8)
+            buffer.append(Bytes.space)
+            buffer.append(contentsOf: kind.rawValue.utf8)
+            buffer.append(Bytes.space)
+            buffer.appendDecimal(limitMS)
         case .willEnterForeground:
             buffer.appendASCII("will-enter-foreground")
         case .willTerminate(let graceMS):

@@ -9,6 +9,13 @@ public enum ProtocolErrorCode: String, Sendable, CaseIterable {
     case tooManyTasks = "too-many-tasks"
     case badVersion = "bad-version"
     case staleDone = "stale-done"
+    /// A `schedule` whose fields are malformed: its kind, `earliest=`, `requires=`, or an option
+    /// it does not know.
+    case badSchedule = "bad-schedule"
+    /// A `task-completed` whose outcome is neither `success` nor `failure`.
+    case badOutcome = "bad-outcome"
+    /// A `schedule` beyond the child's pending scheduled tasks (16).
+    case tooManySchedules = "too-many-schedules"
 }
 
 /// A request the supervisor refused: the code and the offending request as received,

@@ -8,6 +8,13 @@ public enum Request: Equatable, Sendable {
     case begin(id: TaskID, name: String?)
     /// `end ID`: end a task assertion.
     case end(id: TaskID)
+    /// `schedule ID refresh|processing [earliest=DURATION] [requires=COND[,COND…]]`: ask to
+    /// be woken in the background for task `ID` later; replaces a pending request of that ID.
+    case schedule(ScheduleRequest)
+    /// `cancel ID`: drop the pending scheduled task `ID`.
+    case cancel(id: TaskID)
+    /// `task-completed ID success|failure`: the scheduled task `ID` is over.
+    case taskCompleted(id: TaskID, success: Bool)
 }
 
 /// The protocol version this package speaks.

@@ -22,6 +22,27 @@ extension Request: ProtocolLine {
         case .end(let id):
             buffer.appendASCII("end ")
             buffer.append(contentsOf: id.rawValue.utf8)
+        case .schedule(let request):
+            buffer.appendASCII("schedule ")
+            buffer.append(contentsOf: request.id.rawValue.utf8)
+            buffer.append(Bytes.space)
+            buffer.append(contentsOf: request.kind.rawValue.utf8)
+            if request.earliestMS > 0 {
+                buffer.appendASCII(" earliest=")
+                buffer.appendDecimal(request.earliestMS)
+                buffer.appendASCII("ms")
+            }
+            if !request.requires.isEmpty {
+                buffer.appendASCII(" requires=")
+                buffer.append(contentsOf: request.requires.sorted().map(\.rawValue).joined(separator: ",").utf8)
+            }
+        case .cancel(let id):
+            buffer.appendASCII("cancel ")
+            buffer.append(contentsOf: id.rawValue.utf8)
+        case .taskCompleted(let id, let success):
+            buffer.appendASCII("task-completed ")
+            buffer.append(contentsOf: id.rawValue.utf8)
+            buffer.appendASCII(success ? " success" : " failure")
         }
         buffer.endLine(startedAt: start)
     }

@@ -30,6 +30,17 @@ struct HtmlRun {
         var label: String { name.map { "\(id) \($0)" } ?? id }
     }
 
+    /// A child's scheduled task runs (`scheduled_tasks`) as task bars from their start, named
+    /// `scheduled KIND: OUTCOME`.
+    static func scheduledTasks(_ json: JSONValue) -> [Task] {
+        json["scheduled_tasks"]?.elements.compactMap { task in
+            guard let started = task["started_ms"]?.number else { return nil }
+            let name = "scheduled \(task["kind"]?.text ?? "?"): \(task["outcome"]?.text ?? "running")"
+            return Task(id: task["id"]?.text ?? "?", name: name, begin: started, end: task["ended_ms"]?.number,
+                        expire: task["expired_ms"]?.number, refused: false)
+        } ?? []
+    }
+
     struct Violation {
         var kind: String
         var at: Double
@@ -102,12 +113,12 @@ struct HtmlRun {
                 guard let at = entry["t_ms"]?.number, let kind = entry["kind"]?.text else { return nil }
                 return Entry(milliseconds: at, kind: kind, text: entry["text"]?.text ?? "")
             } ?? [],
-            tasks: json["tasks"]?.elements.compactMap { task in
+            tasks: ((json["tasks"]?.elements.compactMap { task in
                 guard let begin = task["begin_ms"]?.number else { return nil }
                 return Task(id: task["id"]?.text ?? "?", name: task["name"]?.text, begin: begin,
                             end: task["end_ms"]?.number, expire: task["expire_ms"]?.number,
                             refused: task["refused"] == .bool(true))
-            } ?? [],
+            } ?? []) + scheduledTasks(json)).sorted { $0.begin < $1.begin },
             violations: json["violations"]?.elements.compactMap { violation in
                 guard let at = violation["at_ms"]?.number else { return nil }
                 return Violation(kind: violation["kind"]?.text ?? "?", at: at, action: violation["action"]?.text ?? "?",

@@ -1,12 +1,13 @@
 import ArgumentParser
 import SuperviseLifecycle
+import SuperviseProtocol
 import SuperviseSystem
 
 /// `supervise doctor`: what this supervisor can do here, in lines to paste into a bug report.
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "supervise doctor",
-        abstract: "Say what supervise can do here: freezers, users, capabilities, memory pressure.")
+        abstract: "Say what supervise can do here: freezers, users, capabilities, memory pressure, conditions.")
 
     mutating func run() {
         let privileges = SupervisorPrivileges.current()
@@ -28,6 +29,8 @@ struct DoctorCommand: ParsableCommand {
         lines.append("freezer auto: \(first ?? "none: a run is refused")")
         let pressure = MemoryPressure.Settings.standard
         lines.append("memory pressure: \(MemoryPressureFile.diagnose(stall: pressure.stall, window: pressure.window))")
+        let conditions = MachineConditions()
+        lines += ScheduleCondition.allCases.map(conditions.diagnose)
         print(lines.joined(separator: "\n"))
     }
 

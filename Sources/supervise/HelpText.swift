@@ -41,6 +41,8 @@ enum HelpText {
           restart [NAME]                        terminate gracefully, then start
           log-level LEVEL                       change --log-level
           version                               print supervise's version
+          schedules                             one JSON line per scheduled task
+          run-task NAME ID                      run a pending scheduled task now
           NAME may be left out with one child, or be 'all'. End of input stops nothing.
           With --socket PATH, 'supervise ctl --socket PATH COMMAND' sends the same
           commands from another process (docs/cli.md, "Control from outside").
@@ -64,6 +66,7 @@ enum HelpText {
                 command from a pipe or file could not be run as written
           N     the first non-zero status of a child: its code, or 128+signal;
                 127 command not found, 126 not executable
+          1     a scheduled task completed with failure
           0     otherwise
 
         The child reads lifecycle events on fd 3 ($SUPERVISE_EVENTS_FD) and writes

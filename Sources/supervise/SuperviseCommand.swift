@@ -82,6 +82,8 @@ struct SuperviseCommand: ParsableCommand {
     @Option(name: .customLong("max-tasks"), parsing: .unconditional, help: ArgumentHelp("The most task assertions a child may hold at once. (default 256)", valueName: "n"))
     var maxTasks: Int?
 
+    @OptionGroup var scheduling: ScheduleOptions
+
     @Option(name: .customLong("control"), help: ArgumentHelp("Commands on stdin, or none: children keep stdin. (default stdin)", valueName: "source"))
     var control: ControlSource?
 
@@ -250,23 +252,6 @@ struct SuperviseCommand: ParsableCommand {
         return (file("--report"), file("--junit"), file("--html"))
     }
 
-    var overrides: SettingsOverrides {
-        var overrides = SettingsOverrides()
-        overrides.window = window
-        overrides.limit = limit
-        overrides.expiryWarning = expiryWarning
-        overrides.grace = grace
-        overrides.freezeTimeout = freezeTimeout
-        overrides.onWindowOverrun = onWindowOverrun
-        overrides.launch = launch
-        overrides.freezer = freezer
-        overrides.stopSignal = stopSignal
-        overrides.maxOpenTasks = maxTasks
-        overrides.aware = aware ? true : nil
-        overrides.launchTimeout = launchTimeout
-        return overrides
-    }
-
     /// The children to run, from the config file or the command line, and the config's settings
     /// of the whole run.
     func childSpecs() throws -> ConfigRun {
@@ -349,7 +334,9 @@ struct SuperviseCommand: ParsableCommand {
         let listener = try controlSocket()
         let status: Int32
         do {
-            status = try Supervisor(children: specs, options: options, logger: logger, controlSocket: listener).run()
+            let conditions = ConditionWatcher(conditions: MachineConditions(sources: scheduling.conditionSources))
+            status = try Supervisor(children: specs, options: options, logger: logger, controlSocket: listener,
+                                    conditions: conditions).run()
         } catch {
             logger.error("\(error.message)")
             listener?.remove()
@@ -367,7 +354,7 @@ private func parseSignal(_ text: String) throws -> Int32 {
     }
 }
 
-private func parseDuration(_ text: String) throws -> Duration {
+func parseDuration(_ text: String) throws -> Duration {
     do {
         return try DurationParser.parse(text)
     } catch {

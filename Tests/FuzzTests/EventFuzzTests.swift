@@ -39,7 +39,7 @@ import SuperviseTestSupport
         func text() -> String { TextGenerator.text(&random).replacingNewlines }
         func milliseconds() -> Int64 { random.oneIn(10) ? Int64.max : Int64.random(in: 0...100_000, using: &random) }
         func seq() -> UInt64 { random.oneIn(10) ? UInt64.max : UInt64.random(in: 0...1000, using: &random) }
-        switch Int.random(in: 0..<9, using: &random) {
+        switch Int.random(in: 0..<10, using: &random) {
         case 0: return .didFinishLaunching(LaunchState.allCases.randomElement(using: &random)!,
                                            reclaimed: Bool.random(using: &random))
         case 1: return .didBecomeActive
@@ -52,6 +52,8 @@ import SuperviseTestSupport
         case 5: return .expire(try #require(TaskID(TextGenerator.taskID(&random))))
         case 6: return .willEnterForeground
         case 7: return .willTerminate(graceMS: milliseconds())
+        case 8: return .task(id: try #require(TaskID(TextGenerator.taskID(&random))),
+                             kind: ScheduledTaskKind.allCases.randomElement(using: &random)!, limitMS: milliseconds())
         default:
             return .error(RequestError(code: ProtocolErrorCode.allCases.randomElement(using: &random)!, request: text()))
         }

@@ -53,15 +53,23 @@ import SuperviseTestSupport
     }
 
     static func generate(_ random: inout SeededGenerator) throws -> Request {
-        switch Int.random(in: 0..<4, using: &random) {
+        func id() throws -> TaskID { try #require(TaskID(TextGenerator.taskID(&random))) }
+        switch Int.random(in: 0..<7, using: &random) {
         case 0: return .hello
         case 1: return .done(seq: random.oneIn(10) ? UInt64.max : UInt64.random(in: 1...1_000_000, using: &random))
         case 2:
             let id = try #require(TaskID(TextGenerator.taskID(&random)))
             let name = TextGenerator.text(&random)
             return .begin(id: id, name: name.isEmpty ? nil : name)
+        case 3:
+            let earliest = random.oneIn(10) ? Int64.max : Int64.random(in: 0...10_000_000, using: &random)
+            let requires = Set(ScheduleCondition.allCases.filter { _ in Bool.random(using: &random) })
+            return .schedule(ScheduleRequest(id: try id(), kind: ScheduledTaskKind.allCases.randomElement(using: &random)!,
+                                             earliestMS: earliest, requires: requires))
+        case 4: return .cancel(id: try id())
+        case 5: return .taskCompleted(id: try id(), success: Bool.random(using: &random))
         default:
-            return .end(id: try #require(TaskID(TextGenerator.taskID(&random))))
+            return .end(id: try id())
         }
     }
 }

@@ -64,4 +64,32 @@ import SuperviseTestSupport
         #expect(run.status == 2 && run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
         #expect(run.stderr.hasPrefix("supervise doctor: error: Unknown option '--bogus'"), "\(run.stderr)")
     }
+
+    /// Each condition a scheduled task may require is read here and said; in a fresh network
+    /// namespace (no route at all) the network does not hold.
+    @Test func saysWhetherEachConditionHolds() throws {
+        let run = try supervise(["doctor"])
+        let facts = lines(run.stdout)
+        for condition in ["idle", "power", "network"] {
+            let said = facts["condition \(condition)"] ?? ""
+            #expect(["holds", "does not hold", "never holds"].contains { said.hasPrefix($0) }, "\(run.stdout)")
+            #expect(said.contains("re-read every 5 s while a task waits"), "\(said)")
+        }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
+            print("skipped: DoctorTests: the network namespace half: /usr/bin/unshare is missing")
+            return
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        process.arguments = ["--net", Supervise.binary, "doctor"]
+        let output = CapturedOutput(of: process)
+        try process.run()
+        process.waitUntilExit()
+        output.expectEnd(of: "unshare --net supervise doctor", timeout: 5)
+        guard process.terminationStatus == 0 else {
+            print("skipped: DoctorTests: unshare --net failed here: \(output.stderr)")
+            return
+        }
+        #expect(lines(output.stdout)["condition network"]?.hasPrefix("does not hold") == true, "\(output.stdout)")
+    }
 }

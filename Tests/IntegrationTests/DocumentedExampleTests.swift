@@ -156,6 +156,27 @@ import SuperviseTestSupport
         #expect(result.stderr.contains("resumed for event ci-check resumed by the lifecycle check"), "\(result.stderr)")
     }
 
+    /// `TASK=sync examples/ci/ctl-lifecycle.sh examples/bash/cache-sync.sh`, as the workflow runs it:
+    /// the parked worker woken by `run-task`, completing its sync, frozen again.
+    @Test func ctlStepsCheckAScheduledTask() throws {
+        let result = try run([Self.example("ci/ctl-lifecycle.sh"), Self.example("bash/cache-sync.sh")],
+                             environment: ["SUPERVISE": Supervise.binary, "WINDOW": "1", "LIMIT": "3", "TASK": "sync",
+                                           "SYNC_SECONDS": "0.3"], timeout: 60)
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("\"id\":\"sync\",\"kind\":\"refresh\",\"state\":\"pending\""), "\(result.stdout)")
+        #expect(result.stderr.contains("cache-sync: synced"), "\(result.stderr)")
+        #expect(result.stdout.hasSuffix("lifecycle check: passed\n"), "\(result.stdout)")
+    }
+
+    @Test func ctlStepsFailAWorkerWhoseScheduledTaskFails() throws {
+        let result = try run([Self.example("ci/ctl-lifecycle.sh"), Supervise.worker("aware-worker.sh")],
+                             environment: ["SUPERVISE": Supervise.binary, "WINDOW": "1", "LIMIT": "3", "TASK": "sync",
+                                           "WORKER_REQUESTS": "schedule sync refresh earliest=900",
+                                           "WORKER_ON_TASK": "failure", "WORKER_TASK_SECONDS": "0.1"], timeout: 60)
+        #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("lifecycle check: FAILED: a scheduled task completed with failure"), "\(result.stdout)")
+    }
+
     @Test func ctlStepsFailAWorkerThatNeverSaysHello() throws {
         let result = try run([Self.example("ci/ctl-lifecycle.sh"), Supervise.worker("aware-worker.sh")],
                              environment: ["SUPERVISE": Supervise.binary, "LAUNCH_TIMEOUT": "1", "WORKER_HELLO": "0"],

@@ -193,7 +193,8 @@ import SuperviseTestSupport
     @Test func unknownKeysSuggestTheClosest() throws {
         #expect(try problem("windw = 1\n[child.a]\ncommand = [\"a\"]") == "test.toml:1: windw: unknown key "
             + "(did you mean 'window'?): expected one of window, limit, expiry-warning, grace, freeze-timeout, "
-            + "freezer, on-window-overrun, launch, stop-signal, max-tasks, aware, launch-timeout, restart, restart-delay, "
+            + "freezer, on-window-overrun, launch, stop-signal, max-tasks, aware, launch-timeout, refresh-time, "
+            + "processing-time, restart, restart-delay, "
             + "restart-delay-max, restart-after-violation, autostart, priority, suspended-memory, memory-warnings, "
             + "reclaim-on-pressure, pressure-stall, pressure-window, pressure-low, pressure-critical, reclaim-pause, child")
         #expect(try problem("[child.a]\ncomand = [\"a\"]").hasPrefix(

@@ -66,7 +66,7 @@ import Testing
     }
 
     static let commandList = "expected background, foreground, event, terminate, status, wait, sleep, signal, start, "
-        + "restart, log-level or version"
+        + "restart, log-level, version, schedules or run-task"
 
     @Test func unknownCommandQuotesTheLineAndListsTheCommands() {
         #expect(Self.error("bakground api")?.message

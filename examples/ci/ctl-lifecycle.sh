@@ -9,9 +9,18 @@
 #
 #   examples/ci/ctl-lifecycle.sh python3 examples/python/worker.py
 #
+# With TASK=ID, the worker's scheduled background task ID is checked too, after the event:
+# listed by `schedules`, run at once by `run-task` (as Xcode's
+# _simulateLaunchForTaskWithIdentifier: the parked worker is thawed for it), completed, and
+# the worker frozen again:
+#
+#   TASK=sync examples/ci/ctl-lifecycle.sh examples/bash/cache-sync.sh
+#
 # Exit status: 0 when every step passed and the worker followed the rules; 123 when a
-# step's wait failed (the worker never got there); 2 when a step was refused; 124 when
-# supervise killed the worker for a violation; otherwise supervise's own status.
+# step's wait failed (the worker never got there); 2 when a step was refused (no task ID
+# pending); 124 when supervise killed the worker for a violation (a task held past its
+# time too); 1 when its scheduled task completed with failure; otherwise supervise's own
+# status.
 #
 # Settings, from the environment:
 #   SUPERVISE        the supervise binary (default: supervise on PATH)
@@ -19,6 +28,7 @@
 #                    a loaded CI runner; see docs/deploy.md, "GitHub Actions")
 #   LAUNCH_TIMEOUT   how long the worker has to say hello, in seconds (default 20)
 #   REPORT           where to keep the JSON report (default: none)
+#   TASK             the ID of a scheduled task of the worker's to check (default: none)
 set -uo pipefail
 
 if [ $# -eq 0 ]; then
@@ -70,6 +80,11 @@ step background
 step wait suspended timeout="$step_timeout"
 step event worker ci-check resumed by the lifecycle check
 step wait suspended timeout="$step_timeout"
+if [ -n "${TASK:-}" ]; then
+    step schedules
+    step run-task worker "$TASK"
+    step wait suspended timeout="$step_timeout"
+fi
 step foreground
 step wait active timeout="$step_timeout"
 step --format json status
@@ -82,6 +97,7 @@ trap 'rm -rf "$directory"' EXIT
 case $status in
 0) echo "lifecycle check: passed" ;;
 124) echo "lifecycle check: FAILED: the worker overran its window, held a task at the limit or never said hello" ;;
+1) echo "lifecycle check: FAILED: a scheduled task completed with failure (or the worker exited 1)" ;;
 *) echo "lifecycle check: FAILED: supervise exited with $status" ;;
 esac
 exit "$status"

@@ -14,6 +14,13 @@ is not this worker) fails.
 FLUSH_SECONDS (default 2) is how long a complete flush takes. Under memory pressure
 (`memory-warning LEVEL`) it drops the cache of recent items it keeps, as an iOS app
 frees caches in didReceiveMemoryWarning.
+
+REFRESH_EVERY (seconds; unset: never) makes it a BackgroundTasks-style app too: it asks to
+be woken in the background for a `refresh` task that long from now (`schedule refresh
+refresh earliest=MSms`, with `requires=network` when REFRESH_NEEDS_NETWORK=1). When the
+supervisor sends `task refresh refresh LIMIT_MS`, it refreshes for REFRESH_SECONDS (default
+0.2), says `task-completed refresh success` (or `failure` if `expire refresh` stopped it
+first) and schedules the next one.
 """
 
 import os
@@ -83,6 +90,25 @@ class Supervisor:
         """Says the handler of background entry SEQ has returned."""
         self.send("done", seq)
 
+    def schedule(self, task, kind, earliest_ms=None, requires=()):
+        """Asks to be woken in the background for TASK (a `refresh` or `processing` task) once
+        EARLIEST_MS have passed and every condition in REQUIRES (idle, power, network) holds;
+        a second request for the same TASK replaces the first."""
+        fields = ["schedule", task, kind]
+        if earliest_ms is not None:
+            fields.append(f"earliest={max(0, int(earliest_ms))}ms")
+        if requires:
+            fields.append("requires=" + ",".join(requires))
+        self.send(*fields)
+
+    def cancel(self, task):
+        """Drops the pending request for TASK."""
+        self.send("cancel", task)
+
+    def task_completed(self, task, success):
+        """Says the scheduled TASK the supervisor started is finished."""
+        self.send("task-completed", task, "success" if success else "failure")
+
     def events(self):
         """Yields each event as a list of fields; end of file becomes ['will-terminate', '0']."""
         while self.connected:
@@ -108,6 +134,22 @@ class Worker:
         self.cache = []  # recent items, kept only to be freed under memory pressure
         self.active = threading.Event()
         self.flush_stop = threading.Event()
+        self.refresh_stop = threading.Event()
+        self.refresh_every = os.environ.get("REFRESH_EVERY")
+        self.refresh_requires = ("network",) if os.environ.get("REFRESH_NEEDS_NETWORK") == "1" else ()
+
+    def schedule_refresh(self):
+        if self.refresh_every is not None:
+            self.supervisor.schedule("refresh", "refresh", float(self.refresh_every) * 1000, self.refresh_requires)
+
+    def refresh(self, task, seconds):
+        """The scheduled work: refreshes in steps until finished or expired, then completes the
+        task and asks for the next one."""
+        steps = max(1, int(seconds * 10))
+        stopped = any(self.refresh_stop.wait(seconds / steps) for _ in range(steps))
+        log(f"refresh {'stopped by expire' if stopped else 'finished'}")
+        self.supervisor.task_completed(task, success=not stopped)
+        self.schedule_refresh()
 
     def process_items(self):
         """The foreground work: one item every 50 ms while active."""
@@ -136,6 +178,7 @@ class Worker:
             self.active.set()
             while True:
                 signal.pause()
+        self.schedule_refresh()
         for fields in self.supervisor.events():
             verb = fields[0]
             if verb in ("did-finish-launching", "will-resign-active", "will-enter-foreground"):
@@ -151,6 +194,14 @@ class Worker:
                 self.supervisor.done(seq)  # the handler returns; the task keeps the worker running
             elif verb == "event":
                 log(f"resumed for event {' '.join(fields[2:])}")
+            elif verb == "task":
+                task, kind, limit = fields[1], fields[2], fields[3]
+                log(f"woken for {kind} task {task} ({limit} ms)")
+                self.refresh_stop.clear()
+                refresh_seconds = float(os.environ.get("REFRESH_SECONDS", "0.2"))
+                threading.Thread(target=self.refresh, args=(task, refresh_seconds), daemon=True).start()
+            elif verb == "expire" and fields[1] == "refresh":
+                self.refresh_stop.set()
             elif verb == "expire":
                 log(f"task {fields[1]} expired: stopping the flush")
                 self.flush_stop.set()

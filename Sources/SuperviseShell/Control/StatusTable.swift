@@ -5,7 +5,7 @@ public enum StatusTable {
     /// The table, header first, columns padded to their widest cell; a line that is not a
     /// status object is shown as it is. A child stopped by a signal says so with its state.
     public static func render(_ lines: [String]) -> String {
-        var rows = [["NAME", "STATE", "PID", "AWARE", "FREEZER", "TASKS"]]
+        var rows = [["NAME", "STATE", "PID", "AWARE", "FREEZER", "TASKS", "SCHEDULED"]]
         var others: [String] = []
         for line in lines {
             guard case .object(let members)? = try? JSONReader.parse(Array(line.utf8)) else {
@@ -21,7 +21,7 @@ public enum StatusTable {
                 default: "-"
                 }
             }
-            var row = ["name", "state", "pid", "aware", "freezer", "tasks"].map(cell)
+            var row = ["name", "state", "pid", "aware", "freezer", "tasks", "scheduled"].map(cell)
             if cell("stopped") != "-" { row[1] += " (stopped: \(cell("stopped")))" }
             rows.append(row)
         }

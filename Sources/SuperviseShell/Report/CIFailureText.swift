@@ -3,11 +3,12 @@ import SuperviseSystem
 
 /// The wording of a ``ChildVerdict/Failure`` in the CI results (JUnit, GitHub annotations).
 extension ChildVerdict.Failure {
-    /// The JUnit failure `type`: `violation`, `exit` or `wait`.
+    /// The JUnit failure `type`: `violation`, `exit`, `task` or `wait`.
     var type: String {
         switch self {
         case .violation: "violation"
         case .exit: "exit"
+        case .task: "task"
         case .wait: "wait"
         case .notRecorded(_, let violations, _): violations > 0 ? "violation" : "exit"
         }
@@ -36,6 +37,9 @@ extension ChildVerdict.Failure {
             case .kill: return exit.termination.summary + " at the end of its grace"
             case .self, .violation, .reclaim: return exit.termination.summary
             }
+        case .task(let task):
+            let at = JUnitReport.seconds((task.endedAt ?? task.startedAt) - origin)
+            return "scheduled task \(task.id.rawValue) (\(task.kind.rawValue)) completed with failure at \(at) s"
         case .wait(let reason):
             return reason
         case .notRecorded(let runs, let violations, let failedExits):
@@ -46,10 +50,10 @@ extension ChildVerdict.Failure {
         }
     }
 
-    /// Whether it is also a GitHub annotation: violations and failed waits are.
+    /// Whether it is also a GitHub annotation: violations, failed tasks and failed waits are.
     var isAnnotated: Bool {
         switch self {
-        case .violation, .wait: true
+        case .violation, .wait, .task: true
         case .exit: false
         case .notRecorded(_, let violations, _): violations > 0
         }

@@ -144,6 +144,8 @@ public struct RunSummaryText: Sendable {
             return "a stdin command failed (a wait, or a command that could not be run)"
         case .childStatus(let status, let child):
             return "the first child to exit non-zero, \(child), exited with \(status)"
+        case .taskFailed(let child, let task):
+            return "\(child)'s scheduled task \(task) completed with failure"
         case .allZero:
             return "every child ended with status 0 (or was terminated in time)"
         }

@@ -54,7 +54,7 @@ final class SupervisedChild {
         self.loop = loop
         self.origin = origin
         self.core = ChildCore(settings: spec.settings, restart: spec.restart, freezerNotifies: unit.notificationFD != nil,
-                              autostart: spec.autostart)
+                              autostart: spec.autostart, schedules: spec.schedules, at: origin)
         self.status = core.status
         self.timeline = Timeline(origin: origin)
         var logger = logger

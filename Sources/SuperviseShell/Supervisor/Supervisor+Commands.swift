@@ -87,6 +87,10 @@ extension Supervisor {
             logger.notice("log level: \(level)")
         case .version:
             answer(SuperviseVersion.line + "\n", to: origin)
+        case .schedules:
+            answer(schedulesAnswer(at: now), to: origin)
+        case .runTask(let target, let id):
+            apply(.runTask(id), to: target, origin, text)
         }
     }
 
@@ -216,6 +220,7 @@ extension Supervisor {
             })),
             ("memory_warning", .string(child.lifecycle.lastMemoryWarning?.rawValue)),
             ("reclaimed", .string(child.state == .notRunning && child.lifecycle.exit?.by == .reclaim ? child.reclaimReason : nil)),
+            ("scheduled", .array(child.core.work.pending.keys.map(\.rawValue).sorted().map(JSONValue.string))),
         ])
     }
 }

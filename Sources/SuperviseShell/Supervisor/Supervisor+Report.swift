@@ -125,6 +125,8 @@ extension Supervisor {
             ("max_tasks", .int(Int64(settings.maxOpenTasks))),
             ("aware", .bool(settings.aware)),
             ("launch_timeout_ms", .int(settings.launchTimeout.wholeMilliseconds)),
+            ("refresh_time_ms", .int(settings.refreshTime.wholeMilliseconds)),
+            ("processing_time_ms", .int(settings.processingTime.wholeMilliseconds)),
         ])
     }
 
@@ -167,6 +169,8 @@ extension Supervisor {
                                 ("begin_ms", ms(task.begin)), ("end_ms", ms(task.end)),
                                 ("expire_ms", ms(task.expire)), ("refused", .bool(task.refused))]))
             }),
+            ("scheduled_tasks", .array(runs.lazy.flatMap(\.scheduledTasks)) { .value(Self.scheduledTaskJSON($0, origin: origin)) }),
+            ("scheduled_tasks_not_recorded", .value(.int(Int64(runs.map(\.scheduledTasksNotRecorded).reduce(0, +))))),
             ("tasks_not_recorded",
              .value(.int(Int64(runs.map(\.tasksNotRecorded).reduce(child.omittedRuns.tasksAsked, +))))),
             ("violations", .array(runs.lazy.flatMap(\.violations)) { violation in

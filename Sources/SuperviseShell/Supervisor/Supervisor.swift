@@ -44,11 +44,14 @@ public final class Supervisor {
     /// The memory pressure rules, and the kernel's trigger that wakes them (`nil`: not watched).
     var memoryPressure: MemoryPressure
     var pressureWatch = PressureWatch.off
+    /// The conditions of scheduled tasks, when a source tells them (else every one holds).
+    let conditionFeed: ConditionFeed?
 
     /// Prepares the loop and the signals; nothing is launched yet. `controlSocket` is served
-    /// once the run starts, and removed when it ends.
+    /// once the run starts, and removed when it ends. `conditions` tells which conditions of
+    /// scheduled tasks hold; without it every one does.
     public init(children: [ChildSpec], options: SupervisorOptions, logger: Logger,
-                controlSocket: ControlListener? = nil) throws(SupervisorError) {
+                controlSocket: ControlListener? = nil, conditions: (any ConditionSource)? = nil) throws(SupervisorError) {
         self.specs = children
         self.outputPrefixWidth = OutputPrefixer.width(for: children.map(\.name))
         self.options = options
@@ -60,6 +63,7 @@ public final class Supervisor {
         if let controlSocket {
             control = ControlServer(listener: controlSocket, loop: loop)
         }
+        conditionFeed = conditions.map(ConditionFeed.init)
     }
 
     /// Runs until every child has exited; returns the exit status.
@@ -93,6 +97,8 @@ public final class Supervisor {
         serviceManager = openServiceManagerSocket()
         watchMemoryPressure()
         for spec in specs { launch(spec) }
+        conditionFeed?.source.attach(to: loop) { [unowned self] in self.feedConditions(at: MonotonicClock.now()) }
+        feedConditions(at: MonotonicClock.now())
         runLoop()
         closeControl()
         perform(core.handle(.ended(runChildren)))
@@ -123,7 +129,9 @@ public final class Supervisor {
             }
             // What the moment's actions left to share is done before the next input is taken.
             for freezer in freezers.values { freezer.endMoment() }
+            watchConditions(at: MonotonicClock.now())
             loop.wait(until: nextDeadline(), pollOnly: commands?.needsDirectRead ?? false)
+            lookAtConditions(at: MonotonicClock.now())
             // Exits the kernel already has are taken before any timer is judged, as a child's
             // requests are: a command that ran long (terminate all, with many children) must not
             // turn children that died of its stop signal into children killed at the grace's end.
@@ -139,7 +147,8 @@ public final class Supervisor {
     }
 
     private func nextDeadline() -> Instant? {
-        var earliest = SuperviseLifecycle.earliest(commands?.holdDeadline, memoryPressure.nextDeadline)
+        var earliest = SuperviseLifecycle.earliest(SuperviseLifecycle.earliest(commands?.holdDeadline, memoryPressure.nextDeadline),
+                                                   conditionFeed?.lookAt)
         for client in control?.holdingClients ?? [] {
             guard let deadline = client.hold?.deadline else { continue }
             earliest = min(deadline, earliest ?? deadline)

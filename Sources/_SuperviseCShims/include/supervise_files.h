@@ -8,6 +8,8 @@
 // lgetxattr, for the marks systemd sets on a unit's cgroup.
 #include <sys/xattr.h>
 #include <spawn.h>
+// fstatfs, to tell a kernel's pressure file from a stand-in.
+#include <sys/vfs.h>
 
 /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34), a GNU extension Swift can't see:
 /// the spawned helper closes every descriptor from `from` up.
@@ -36,6 +38,14 @@ static inline int _supervise_renameat2(int from_directory, const char *from, int
 /// pipe2(2) with O_CLOEXEC: both ends close-on-exec from the start. 0, or -1 with errno.
 static inline int _supervise_pipe_cloexec(int ends[2]) {
     return (int)syscall(SYS_pipe2, ends, 02000000 /* O_CLOEXEC */);
+}
+
+/// The file system type (`f_type`) of the file open as `fd`: 0 and `*type`, or -1 with errno.
+static inline int _supervise_file_system_type(int fd, long *type) {
+    struct statfs info;
+    int result = fstatfs(fd, &info);
+    if (result == 0) *type = (long)info.f_type;
+    return result;
 }
 
 #endif

@@ -12,6 +12,9 @@
 #   WORKER_ON_EXPIRE=end           end a task when it gets expire
 #   WORKER_ON_TERMINATE=exit       exit 0 on will-terminate (default); =ignore keeps running
 #   WORKER_REQUESTS="a|b|c"        requests to write once at start (for malformed-request tests)
+#   WORKER_ON_TASK=success         answer a scheduled task (task ID KIND LIMIT) with task-completed ID
+#                                  success after $WORKER_TASK_SECONDS; =failure the same with failure;
+#                                  =hold never completes it
 log=${WORKER_LOG:-/dev/null}
 say() { printf '%s\n' "$1" >&"${SUPERVISE_REQUESTS_FD:-4}"; }
 
@@ -41,6 +44,13 @@ while IFS= read -r -u "${SUPERVISE_EVENTS_FD:-3}" line; do
               say "done $seq" ) &
             ;;
         ignore) ;;
+        esac
+        ;;
+    task)
+        case "${WORKER_ON_TASK:-success}" in
+        success|failure)
+            ( sleep "${WORKER_TASK_SECONDS:-0.5}"; say "task-completed ${field[1]} ${WORKER_ON_TASK:-success}" ) &
+            ;;
         esac
         ;;
     expire)
