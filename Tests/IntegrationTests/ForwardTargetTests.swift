@@ -25,7 +25,11 @@ import SuperviseTestSupport
             for sig in HUP USR1 USR2; do trap "echo . >> '$dir/$role.$sig'" $sig; done
             trap 'exit 0' TERM
             echo $$ > "$dir/$role.ready"
-            while :; do sleep 0.05; done
+            # It forks nothing from here on: a shell waiting for a vfork child that a stop caught
+            # before its exec can't stop (it shows D, the stop pending), so a loop of sleeps
+            # could leave a stopped group's member running. The sleep ignores what is counted.
+            (trap '' HUP USR1 USR2; exec sleep 100000) &
+            while kill -0 $! 2>/dev/null; do wait $!; done
             """
         let path = directory + "/counter.sh"
         FileManager.default.createFile(atPath: path, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
