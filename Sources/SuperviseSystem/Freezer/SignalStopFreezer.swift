@@ -4,11 +4,11 @@ import Glibc
 /// Freezes each child's process tree with SIGSTOP, process by process. Needs no privilege;
 /// the tree is followed by parent links in `/proc`, and each stopped process's parent sees it stop.
 ///
-/// The freezer owns the scans of `/proc` its units share: each scan sorts every unit's
+/// A freeze is checked by walking the tree down its children links (``FreezeWalk``), without a
+/// scan of `/proc`. The freezer owns the scans its units share: each scan sorts every unit's
 /// members at once (``ChildTrees``) and closes every signal sent to a tree before it; one
-/// verification scan serves every unit checked in the same moment, one emptiness scan every
-/// unit whose members are gone, and one scan at the end of a moment every signal sent to a
-/// tree in it (`terminate all`: a scan, not one per child).
+/// emptiness scan serves every unit whose members are gone, and one scan at the end of a moment
+/// every signal sent to a tree in it (`terminate all`: a scan, not one per child).
 public final class SignalStopFreezer: Freezer {
     public let kind = FreezerKind.sigstop
     /// Where orphans go; `nil` when nothing is a subreaper for the children (tests).
@@ -77,20 +77,15 @@ public final class SignalStopFreezer: Freezer {
         while closing.send(to: members(rescan()), procFS) {}
     }
 
-    /// Answers whether `asker`'s freeze is verified, and with the same scan every other unit's.
-    ///
-    /// The asker re-reads the processes it stopped (cheap); only when all are halted does a
-    /// full scan, started after that look, confirm it: frozen when the scan finds no member it
-    /// has not stopped (a stopped process can't fork). Every other unit waiting for its freeze
-    /// re-reads its own before that scan and takes its answer from it, so one scan serves all
-    /// the units checked in the same moment. Members found new are stopped.
-    func verifyFreeze(of asker: SignalStopUnit) {
-        guard asker.stoppedAreHalted() else { return asker.conclude(haltedBeforeScan: false) }
-        let others = units.filter { $0 !== asker && $0.awaitsVerification }
-        let halted = others.map { $0.stoppedAreHalted() }
-        rescan()
-        asker.conclude(haltedBeforeScan: true)
-        for (unit, halted) in zip(others, halted) { unit.conclude(haltedBeforeScan: halted) }
+    /// The pids of every other unit's main process and members: the supervisor's children a
+    /// unit's walk does not read as its orphans.
+    func claimedElsewhere(than unit: SignalStopUnit) -> Set<Int32> {
+        var claimed: Set<Int32> = []
+        for other in units where other !== unit {
+            if let main = other.main { claimed.insert(main.pid) }
+            for member in other.members { claimed.insert(member.pid) }
+        }
+        return claimed
     }
 
     /// Answers whether `asker`'s tree is empty, and with the same scan every other unit's whose
