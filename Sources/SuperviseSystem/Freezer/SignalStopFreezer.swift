@@ -16,6 +16,8 @@ public final class SignalStopFreezer: Freezer {
     /// The `/proc` the scans read and the signals go through.
     let procFS: ProcFS
     private var units: [SignalStopUnit] = []
+    /// What is left of this turn's share of the freeze walks.
+    var budget = SliceBudget()
     /// The last scan, when it finished and how long it took.
     private var lastScan: (table: ProcessTable, finished: ContinuousClock.Instant, took: Duration)?
 
@@ -55,9 +57,11 @@ public final class SignalStopFreezer: Freezer {
     }
 
     /// The moment's actions are done (the supervisor is about to wait): scans until every signal
-    /// sent to a tree in it is closed, one scan for all of them (at most ``TreeSignal/maxRounds``).
+    /// sent to a tree in it is closed, one scan for all of them (at most ``TreeSignal/maxRounds``),
+    /// and renews the budget of the freeze walks for the next turn.
     public func endMoment() {
         while units.contains(where: \.awaitsClosing) { rescan() }
+        budget.renew()
     }
 
     /// The last scan while it is younger than it took to make (2 ms at least), else a new one:

@@ -63,8 +63,9 @@ final class SignalStopUnit: FreezerUnit {
     }
 
     /// Sends SIGSTOP to every member the last scan or walk found, also those an earlier freeze
-    /// stopped (someone may have continued them). No look and no walk here: the processes have
-    /// had no time to stop; the checks that follow walk the tree (``FreezeWalk``).
+    /// stopped (someone may have continued them), as many as the turn's budget allows (the
+    /// checks that follow send the rest). No look and no walk here: the processes have had no
+    /// time to stop; the checks that follow walk the tree (``FreezeWalk``).
     func requestFreeze() throws(SupervisorError) {
         guard main != nil else { return }
         freeze = Freeze(walk: FreezeWalk(members: members, adopter: freezer.adoption?.adopter))
@@ -75,28 +76,34 @@ final class SignalStopUnit: FreezerUnit {
         }
     }
 
-    /// Whether every process of the tree is verified stopped: the verdict of the round this
-    /// check ran (``FreezeWalk``).
+    /// Whether every process of the tree is verified stopped.
     func isFrozen() -> Bool {
-        guard main != nil else { return true }
-        guard let current = freeze else { return false }
-        if current.verified { return true }
+        checkFreeze() == .frozen
+    }
+
+    /// The verdict of the round this check begins or goes on with (``FreezeWalk``), or
+    /// `unfinished` when the turn's budget ran out first (``SliceBudget``).
+    func checkFreeze() -> FreezeCheck {
+        guard main != nil else { return .frozen }
+        guard let current = freeze else { return .notFrozen }
+        if current.verified { return .frozen }
         if current.walk.verdict != nil {
             freeze?.stopsJustSent = false
-            guard !current.stopsJustSent else { return false }
+            guard !current.stopsJustSent else { return .notFrozen }
             freeze?.walk.beginRound(members: members)
         }
         advanceWalk()
-        return freeze?.verified ?? false
+        guard let checked = freeze, checked.walk.verdict != nil else { return .unfinished }
+        return checked.verified ? .frozen : .notFrozen
     }
 
-    /// Carries out the walk's steps until its round has a verdict; the first stop that failed
-    /// for another reason than the process being gone.
+    /// Carries out the walk's steps until its round has a verdict or the turn's budget is spent;
+    /// the first stop that failed for another reason than the process being gone.
     @discardableResult
     private func advanceWalk() -> (ProcessIdentity, Errno)? {
         guard var walk = freeze?.walk else { return nil }
         var failure: (ProcessIdentity, Errno)?
-        while let step = walk.nextStep() {
+        while walk.verdict == nil, freezer.budget.take(), let step = walk.nextStep() {
             if let error = carryOut(step, in: &walk), failure == nil, case .stop(let process) = step { failure = (process, error) }
         }
         freeze?.walk = walk

@@ -1,0 +1,101 @@
+import Glibc
+import Testing
+@testable import SuperviseSystem
+
+/// The freeze of a large or forking tree is done in slices, one turn of the loop each
+/// (``SliceBudget``), so the loop answers `status` and `ctl` between them: against a
+/// ``FakeKernel``, each check's reads are counted, and a verdict is checked against the states.
+@Suite(.timeLimit(.minutes(5))) struct SignalStopSliceTests {
+    let kernel = FakeKernel()
+    let freezer: SignalStopFreezer
+    let unit: SignalStopUnit
+
+    /// The most files one step reads: a look's stat and schedstat (and wchan, parked in `D`), an
+    /// adoption's stat and environ, a listing's one children file.
+    static let readsPerStep = 3
+
+    init() throws {
+        freezer = SignalStopFreezer(adoption: OrphanAdoption(adopter: 50, soleChild: true), system: kernel)
+        kernel.addProcess(50)
+        kernel.addProcess(100, parent: 50)
+        unit = try #require(try freezer.makeUnit(for: "worker") as? SignalStopUnit)
+        unit.attach(pid: 100)
+    }
+
+    /// Adds `count` children below `parent`, numbered from `first`.
+    private func fork(_ count: Int32, from first: Int32, below parent: Int32) {
+        for pid in first..<(first + count) { kernel.addProcess(pid, parent: parent) }
+    }
+
+    /// The pids below 100, by parent links in the fake kernel.
+    private func tree() -> [Int32] {
+        let children = Dictionary(grouping: kernel.processes.keys) { kernel.processes[$0]?.parent ?? 0 }
+        var found: [Int32] = [], pending: [Int32] = [100]
+        while let pid = pending.popLast() {
+            found.append(pid)
+            pending += children[pid] ?? []
+        }
+        return found
+    }
+
+    private func isStopped(_ pid: Int32) -> Bool {
+        kernel.processes[pid]?.threads.values.allSatisfy { $0.state == "T" } ?? true
+    }
+
+    @Test func theBudgetAllowsSixtyFourStepsATurn() {
+        var budget = SliceBudget()
+        var taken = 0
+        for _ in 0..<100 where budget.take() { taken += 1 }
+        #expect(taken == SliceBudget.stepsPerTurn)
+        let spent = !budget.take()
+        budget.renew()
+        let renewed = budget.take()
+        #expect(spent && renewed)
+    }
+
+    /// A tree of 601 processes, frozen one turn at a time: no check reads more than a turn's
+    /// budget allows (the whole tree was read in one check before), the checks in between say
+    /// they go on, and the tree is frozen in the end with every process stopped.
+    @Test func eachCheckOfALargeTreeReadsOnlyATurnsShare() throws {
+        fork(20, from: 1_000, below: 100)
+        for parent: Int32 in 1_000..<1_020 { fork(29, from: parent * 100, below: parent) }
+        try unit.requestFreeze()
+        var answers: [FreezeCheck] = [], mostReads = 0
+        while answers.last != .frozen, answers.count < 1_000 {
+            freezer.endMoment()
+            let before = kernel.procReads
+            answers.append(unit.checkFreeze())
+            mostReads = max(mostReads, kernel.procReads - before)
+        }
+        #expect(answers.last == .frozen, "never frozen: \(answers.suffix(3))")
+        #expect(mostReads <= SliceBudget.stepsPerTurn * Self.readsPerStep, "one check read \(mostReads) files")
+        #expect(answers.filter { $0 == .unfinished }.count > 10, "the freeze was not sliced: \(answers.count) checks")
+        #expect(tree().count == 601 && tree().allSatisfy(isStopped))
+    }
+
+    /// A tree that keeps forking between the slices: ten processes not stopped yet fork a child
+    /// each at each turn, for 30 turns. Frozen only once every one of them is stopped too, and no
+    /// check in between says frozen while one runs.
+    @Test func aTreeForkingBetweenSlicesIsFrozenOnlyOnceEveryChildIsStopped() throws {
+        fork(150, from: 1_000, below: 100)
+        var next: Int32 = 5_000
+        try unit.requestFreeze()
+        var turns = 0, verdict = FreezeCheck.notFrozen
+        while verdict != .frozen, turns < 2_000 {
+            turns += 1
+            if turns <= 30 {
+                for pid in tree().filter({ !isStopped($0) }).sorted().prefix(10) {
+                    kernel.addProcess(next, parent: pid)
+                    next += 1
+                }
+            }
+            freezer.endMoment()
+            verdict = unit.checkFreeze()
+            let running = tree().filter { !isStopped($0) }
+            #expect(verdict != .frozen || running.isEmpty, "frozen at turn \(turns) while \(running.prefix(5)) ran")
+        }
+        #expect(verdict == .frozen)
+        #expect(next > 5_020, "the tree did not fork during the slices: \(next - 5_000) forks")
+        #expect(Set(unit.members.map(\.pid)) == Set(tree()), "members the walk missed or kept")
+    }
+}
