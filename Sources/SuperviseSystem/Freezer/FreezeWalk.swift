@@ -64,7 +64,7 @@ struct FreezeWalk {
     private var pending: [Step] = []
     /// The pids the walk of this round has reached or queued.
     private var seen: Set<Int32> = []
-    private(set) var sentStops = false
+    private var sentStops = false
     private var foundNew = false
     private var orphansListed = false
     private var awaiting: Step?

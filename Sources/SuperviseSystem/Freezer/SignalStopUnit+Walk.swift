@@ -14,6 +14,7 @@ extension SignalStopUnit {
         case .listChildren(let process, let threads):
             walk.found(children: children(of: process.pid, threads: threads, round: walk.round))
         case .listOrphans:
+            // The supervisor runs on one thread: every orphan is reparented to it.
             let adopter = walk.adopter ?? 0
             let claimed = freezer.claimedElsewhere(than: self)
             walk.found(children: children(of: adopter, threads: 1, round: walk.round).filter { !claimed.contains($0) })

@@ -42,9 +42,9 @@ final class SignalStopUnit: FreezerUnit {
     struct Freeze {
         var walk: FreezeWalk
         var verified = false
-        /// A round that sent stops ended, and no check came since: the next one begins no round,
-        /// as it comes in the same moment (the request's own check) and the processes have had
-        /// no time to stop; with `background all`, every unit's stops are sent before any look.
+        /// The request's round sent its stops and ended, and no check came since: the next one,
+        /// made in the same moment, begins no round, as the processes have had no time to stop;
+        /// with `background all`, every unit's stops are sent before any look.
         var stopsJustSent = false
     }
 
@@ -70,7 +70,10 @@ final class SignalStopUnit: FreezerUnit {
         guard main != nil else { return }
         freeze = Freeze(walk: FreezeWalk(members: members, adopter: freezer.adoption?.adopter))
         walkScan = nil
-        if let (process, error) = advanceWalk() {
+        let failure = advanceWalk()
+        let ended = freeze?.walk.verdict != nil
+        freeze?.stopsJustSent = ended
+        if let (process, error) = failure {
             throw SupervisorError(.freezer, "could not freeze child \(childName): stopping process \(process.pid) failed: "
                                   + "\(error.sentenceText)", errno: error.rawValue)
         }
@@ -110,7 +113,6 @@ final class SignalStopUnit: FreezerUnit {
         guard let verdict = walk.verdict else { return failure }
         members = walk.members
         freeze?.verified = verdict == .frozen
-        freeze?.stopsJustSent = walk.sentStops
         return failure
     }
 
