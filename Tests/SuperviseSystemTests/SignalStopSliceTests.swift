@@ -73,6 +73,23 @@ import Testing
         #expect(tree().count == 601 && tree().allSatisfy(isStopped))
     }
 
+    /// A tree of 101 known members needs two turns to be sent its stops: only the request's
+    /// own check skips its look; the check after the round that a later slice ended begins the
+    /// next round at once.
+    @Test func onlyTheRequestsOwnCheckWaitsForTheStops() throws {
+        fork(100, from: 1_000, below: 100)
+        freezer.rescan()
+        try unit.requestFreeze()
+        #expect(unit.checkFreeze() == .unfinished, "more stops than a turn's share")
+        freezer.endMoment()
+        #expect(unit.checkFreeze() == .notFrozen, "the stops sent, no look yet")
+        #expect(tree().allSatisfy(isStopped))
+        freezer.endMoment()
+        let before = kernel.procReads
+        #expect(unit.checkFreeze() == .unfinished, "a look at 101 processes and a walk is more than a turn's share")
+        #expect(kernel.procReads > before, "the check after the stops looked at nothing")
+    }
+
     /// A tree that keeps forking between the slices: ten processes not stopped yet fork a child
     /// each at each turn, for 30 turns. Frozen only once every one of them is stopped too, and no
     /// check in between says frozen while one runs.
