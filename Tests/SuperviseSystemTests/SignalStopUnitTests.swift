@@ -221,6 +221,18 @@ import Testing
         #expect(unit.outsideChange() == .thawed("process 102 started while the tree was stopped"))
     }
 
+    /// The thaw of a one-process tree reads its stat before the SIGCONT and once after it, to see
+    /// it run: no listing of its threads (foreground: 46 → 33 system calls).
+    @Test func aThawOfOneProcessReadsTwoFiles() throws {
+        let (_, unit) = try makeUnit()
+        try unit.requestFreeze()
+        #expect(frozen(unit))
+        let before = kernel.procReads
+        try unit.thaw()
+        #expect(kernel.procReads - before == 2, "files read: \(kernel.procReads - before)")
+        #expect(kernel.processes[100]?.threads[100]?.state == "S")
+    }
+
     @Test func aThawContinuesExactlyWhatTheFreezeStopped() throws {
         let (_, unit) = try makeUnit()
         kernel.addProcess(101, parent: 100)

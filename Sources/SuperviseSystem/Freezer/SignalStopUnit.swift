@@ -148,11 +148,7 @@ final class SignalStopUnit: FreezerUnit {
         guard let stopped = freeze?.walk.stopped else { return }
         freeze = nil
         for process in stopped { procFS.signal(process, SIGCONT) }
-        let running = waitBriefly(upTo: .seconds(1)) {
-            stopped.allSatisfy { process in
-                procFS.stat(process) == nil || procFS.threadStats(process.pid).allSatisfy { !"Tt".contains($0.state) }
-            }
-        }
+        let running = waitBriefly(upTo: .seconds(1)) { !stopped.contains(where: isStillStopped) }
         let held = heldJobControlSignals
         heldJobControlSignals = []
         for (signal, recipients) in held { send(signal, to: recipients) }
@@ -160,6 +156,14 @@ final class SignalStopUnit: FreezerUnit {
             throw SupervisorError(.freezer, "could not thaw child \(childName): some of its processes are still stopped "
                                   + "1 s after SIGCONT")
         }
+    }
+
+    /// Whether a thread of `process` is still stopped (`T`, `t`); one with a single thread is
+    /// told by its own stat, without listing its threads.
+    private func isStillStopped(_ process: ProcessIdentity) -> Bool {
+        guard let stat = procFS.stat(process) else { return false }
+        guard stat.threads > 1 else { return "Tt".contains(stat.state) }
+        return procFS.threadStats(process.pid).contains { "Tt".contains($0.state) }
     }
 
     /// Signals every member now; the freezer's next scans signal the members that turn up
