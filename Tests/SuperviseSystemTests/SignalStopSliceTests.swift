@@ -42,15 +42,46 @@ import Testing
         kernel.processes[pid]?.threads.values.allSatisfy { $0.state == "T" } ?? true
     }
 
-    @Test func theBudgetAllowsSixtyFourStepsATurn() {
+    /// 64 steps a turn, and each check's share an equal part for each freeze under way when the
+    /// turn began, 8 at least.
+    @Test func theBudgetAllowsSixtyFourStepsATurnSharedByTheFreezes() {
         var budget = SliceBudget()
         var taken = 0
         for _ in 0..<100 where budget.take() { taken += 1 }
         #expect(taken == SliceBudget.stepsPerTurn)
         let spent = !budget.take()
-        budget.renew()
+        budget.renew(freezes: 0)
         let renewed = budget.take()
         #expect(spent && renewed)
+        let shares = [0, 1, 2, 3, 100].map { freezes in
+            budget.renew(freezes: freezes)
+            return budget.share
+        }
+        #expect(shares == [64, 64, 32, 21, 8])
+    }
+
+    /// Two children's trees of 301 processes frozen at once: each check takes at most half the
+    /// turn's budget, so the child checked second gets steps at every turn, not only once the
+    /// first one's freeze is verified.
+    @Test func twoLargeFreezesBothGoOnAtEveryTurn() throws {
+        kernel.addProcess(200, parent: 50)
+        let second = try #require(try freezer.makeUnit(for: "second") as? SignalStopUnit)
+        second.attach(pid: 200)
+        fork(300, from: 1_000, below: 100)
+        fork(300, from: 2_000, below: 200)
+        try unit.requestFreeze()
+        try second.requestFreeze()
+        var verdicts: (FreezeCheck, FreezeCheck) = (.notFrozen, .notFrozen), starved = 0, turns = 0
+        while verdicts != (.frozen, .frozen), turns < 500 {
+            turns += 1
+            freezer.endMoment()
+            verdicts.0 = unit.checkFreeze()
+            let before = kernel.procReads
+            verdicts.1 = second.checkFreeze()
+            if verdicts.0 != .frozen, verdicts.1 != .frozen, kernel.procReads == before { starved += 1 }
+        }
+        #expect(verdicts == (.frozen, .frozen), "after \(turns) turns")
+        #expect(starved <= 2, "the second child got nothing in \(starved) of \(turns) turns")
     }
 
     /// A tree of 601 processes, frozen one turn at a time: no check reads more than a turn's

@@ -61,7 +61,7 @@ public final class SignalStopFreezer: Freezer {
     /// and renews the budget of the freeze walks for the next turn.
     public func endMoment() {
         while units.contains(where: \.awaitsClosing) { rescan() }
-        budget.renew()
+        budget.renew(freezes: units.count { $0.awaitsVerification })
     }
 
     /// The last scan while it is younger than it took to make (2 ms at least), else a new one:

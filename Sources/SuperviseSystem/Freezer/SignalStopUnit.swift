@@ -100,13 +100,19 @@ final class SignalStopUnit: FreezerUnit {
         return checked.verified ? .frozen : .notFrozen
     }
 
-    /// Carries out the walk's steps until its round has a verdict or the turn's budget is spent;
-    /// the first stop that failed for another reason than the process being gone.
+    /// Whether a freeze is requested and not verified yet.
+    var awaitsVerification: Bool { freeze.map { !$0.verified } ?? false }
+
+    /// Carries out the walk's steps until its round has a verdict, or this check's share of the
+    /// turn's budget is spent; the first stop that failed for another reason than the process
+    /// being gone.
     @discardableResult
     private func advanceWalk() -> (ProcessIdentity, Errno)? {
         guard var walk = freeze?.walk else { return nil }
         var failure: (ProcessIdentity, Errno)?
-        while walk.verdict == nil, freezer.budget.take(), let step = walk.nextStep() {
+        var taken = 0
+        while walk.verdict == nil, taken < freezer.budget.share, freezer.budget.take(), let step = walk.nextStep() {
+            taken += 1
             if let error = carryOut(step, in: &walk), failure == nil, case .stop(let process) = step { failure = (process, error) }
         }
         freeze?.walk = walk

@@ -1,13 +1,20 @@
 /// How much of the sigstop freezer's work one turn of the loop does: at most
 /// ``stepsPerTurn`` steps of its freeze walks (``FreezeWalk/Step``: each reads one or two files
 /// of one process, or stops it), shared by every check in the turn. A check that finds the
-/// budget spent answers that it goes on at the next turn, after the loop has taken its other
-/// inputs (`status`, `ctl`, signals); ``SignalStopFreezer/endMoment()`` renews it.
+/// budget spent, or its own share of it, answers that it goes on at the next turn, after the
+/// loop has taken its other inputs (`status`, `ctl`, signals); ``SignalStopFreezer/endMoment()``
+/// renews it.
 struct SliceBudget {
     /// 64 steps read at most ~200 files: about a millisecond, a few in a debug build.
     static let stepsPerTurn = 64
+    /// The least share of one check, however many are under way.
+    static let leastShare = 8
 
     private(set) var left = Self.stepsPerTurn
+    /// How many steps one check may take this turn: an equal part of the budget for each freeze
+    /// under way when the turn began (at least ``leastShare``), so that one child's large tree
+    /// does not hold back the freeze of the child checked after it.
+    private(set) var share = Self.stepsPerTurn
 
     /// Takes one step from this turn's budget; `false` when it is spent.
     mutating func take() -> Bool {
@@ -16,8 +23,9 @@ struct SliceBudget {
         return true
     }
 
-    /// A new turn: the whole budget again.
-    mutating func renew() {
+    /// A new turn, with `freezes` freezes under way: the whole budget again, shared among them.
+    mutating func renew(freezes: Int) {
         left = Self.stepsPerTurn
+        share = max(Self.leastShare, Self.stepsPerTurn / max(1, freezes))
     }
 }
