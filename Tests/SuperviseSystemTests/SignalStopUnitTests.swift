@@ -119,6 +119,21 @@ import Testing
         #expect(stops() == [100])
     }
 
+    /// A process found that exits before its own children are read has none to walk: no scan of
+    /// `/proc` for a `children` file that is missing only because its process is gone.
+    @Test func aProcessThatExitsBeforeItsChildrenAreReadCostsNoScan() throws {
+        let (_, unit) = try makeUnit()
+        kernel.addProcess(101, parent: 100)
+        kernel.afterSignal = { pid, signal in
+            if pid == 101 && signal == SIGSTOP { self.kernel.processes[101] = nil }
+        }
+        var scans = 0
+        kernel.afterListing = { if $0 == "/proc" { scans += 1 } }
+        try unit.requestFreeze()
+        #expect(frozen(unit))
+        #expect(scans == 0)
+    }
+
     /// kill(2) answering ESRCH (the member exited since the scan) is no failure; EPERM is.
     @Test func onlyAStopThatFailsForAnotherReasonThanExitIsAnError() throws {
         let (_, unit) = try makeUnit()
@@ -320,6 +335,7 @@ import Testing
     /// read from `/proc/PID/environ`, and is stopped with that child only.
     @Test func anAdoptedOrphanIsStoppedWithTheChildItNames() throws {
         let freezer = SignalStopFreezer(adoption: OrphanAdoption(adopter: 50, soleChild: false), system: kernel)
+        kernel.addProcess(50)  // the supervisor
         let (_, first) = try makeUnit("first", main: 100, freezer: freezer)
         let (_, second) = try makeUnit("second", main: 200, freezer: freezer)
         kernel.addProcess(300, parent: 50)

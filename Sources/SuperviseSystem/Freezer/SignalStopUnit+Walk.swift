@@ -53,14 +53,16 @@ extension SignalStopUnit {
     /// Where the kernel parks a vfork parent (`/proc/PID/wchan`), across kernel versions.
     private static let vforkWaits: Set<String> = ["kernel_clone", "wait_for_vfork_done", "_do_fork", "do_fork"]
 
-    /// The children of `pid`'s threads (`threads` of them, 0 when not known). Where the kernel
-    /// has no `children` files, one scan of `/proc` answers the rest of the round: it begins after
-    /// the round's looks, as the walk must.
+    /// The children of `pid`'s threads (`threads` of them, 0 when not known); none once it is
+    /// gone (its children went to the supervisor, listed last, or to a subreaper in the tree).
+    /// Where the kernel has no `children` files, one scan of `/proc` answers the rest of the
+    /// round: it begins after the round's looks, as the walk must.
     private func children(of pid: Int32, threads: Int, round: Int) -> [Int32] {
         let ids = threads == 1 ? [String(pid)] : procFS.threadIDs(pid)
         var found: [Int32] = []
         for thread in ids {
             guard let children = procFS.children(pid, thread: thread) else {
+                guard procFS.stat(pid) != nil else { return found }
                 return roundScan(round).children(of: pid).map(\.pid)
             }
             found += children
