@@ -1,5 +1,5 @@
-# Forks a tree of COUNT processes in all (this one, WIDTH children, and the rest below them, as
-# evenly as it goes), writes READY once every one of them runs, then each waits for signals.
+# Forks a tree of COUNT processes in all (this one, 40 children, and the rest below them, as
+# evenly as it goes), writes its pid to READY once every one of them runs, then each waits for signals.
 # Forked, not exec'd: a few thousand processes cost little memory and start in a second.
 import os, signal, sys
 
@@ -22,7 +22,8 @@ os.close(writer)
 started = 0
 while started < count - 1:
     started += len(os.read(reader, 4096))
-with open(ready, "w") as file:
+with open(ready + ".new", "w") as file:
     file.write(str(os.getpid()))
+os.replace(ready + ".new", ready)  # whole when it appears
 while True:
     signal.pause()
