@@ -17,17 +17,17 @@ import SuperviseTestSupport
         return object["state"] as? String
     }
 
-    /// `background` to a child of 2,000 processes, then `ctl status` again and again: the first
+    /// `background` to a child of 3,000 processes, then `ctl status` again and again: the first
     /// answer past `background` says `suspending` — answered while the tree was being stopped,
     /// not after — and once `suspended`, every process of the tree is in `T`.
-    @Test func ctlStatusIsAnsweredWhileATreeOfTwoThousandIsFrozen() throws {
+    @Test func ctlStatusIsAnsweredWhileATreeOfThreeThousandIsFrozen() throws {
         let socket = temporary.file("control"), ready = temporary.file("ready")
         let live = try LiveSupervise(["--freezer", "sigstop", "--window", "0", "--freeze-timeout", "120", "--control", "stdin",
-                                      "--socket", socket, "--", "python3", Supervise.worker("fork-tree.py"), "2000", ready])
+                                      "--socket", socket, "--", "python3", Supervise.worker("fork-tree.py"), "3000", ready])
         defer { live.stop() }
         try #require(eventually(timeout: 60) { FileManager.default.fileExists(atPath: ready) }, "the tree never grew: \(live.log)")
         let pid = try #require(Int32(String(contentsOfFile: ready, encoding: .utf8)))
-        #expect(ProcessInspector.tree(of: pid).filter(\.isAlive).count == 2000)
+        #expect(ProcessInspector.tree(of: pid).filter(\.isAlive).count == 3000)
 
         live.send("background")
         var answers: [String] = []
