@@ -42,12 +42,12 @@ import Testing
         kernel.processes[pid]?.threads.values.allSatisfy { $0.state == "T" } ?? true
     }
 
-    /// 64 steps a turn, and each check's share an equal part for each freeze under way when the
+    /// 256 steps a turn, and each check's share an equal part for each freeze under way when the
     /// turn began, 8 at least.
-    @Test func theBudgetAllowsSixtyFourStepsATurnSharedByTheFreezes() {
+    @Test func theBudgetAllows256StepsATurnSharedByTheFreezes() {
         var budget = SliceBudget()
         var taken = 0
-        for _ in 0..<100 where budget.take() { taken += 1 }
+        for _ in 0..<1_000 where budget.take() { taken += 1 }
         #expect(taken == SliceBudget.stepsPerTurn)
         let spent = !budget.take()
         budget.renew(freezes: 0)
@@ -57,18 +57,18 @@ import Testing
             budget.renew(freezes: freezes)
             return budget.share
         }
-        #expect(shares == [64, 64, 32, 21, 8])
+        #expect(shares == [256, 256, 128, 85, 8])
     }
 
-    /// Two children's trees of 301 processes frozen at once: each check takes at most half the
+    /// Two children's trees of 801 processes frozen at once: each check takes at most half the
     /// turn's budget, so the child checked second gets steps at every turn, not only once the
     /// first one's freeze is verified.
     @Test func twoLargeFreezesBothGoOnAtEveryTurn() throws {
         kernel.addProcess(200, parent: 50)
         let second = try #require(try freezer.makeUnit(for: "second") as? SignalStopUnit)
         second.attach(pid: 200)
-        fork(300, from: 1_000, below: 100)
-        fork(300, from: 2_000, below: 200)
+        fork(800, from: 1_000, below: 100)
+        fork(800, from: 2_000, below: 200)
         try unit.requestFreeze()
         try second.requestFreeze()
         var verdicts: (FreezeCheck, FreezeCheck) = (.notFrozen, .notFrozen), starved = 0, turns = 0
@@ -84,12 +84,12 @@ import Testing
         #expect(starved <= 2, "the second child got nothing in \(starved) of \(turns) turns")
     }
 
-    /// A tree of 601 processes, frozen one turn at a time: no check reads more than a turn's
+    /// A tree of 1,201 processes, frozen one turn at a time: no check reads more than a turn's
     /// budget allows (the whole tree was read in one check before), the checks in between say
     /// they go on, and the tree is frozen in the end with every process stopped.
     @Test func eachCheckOfALargeTreeReadsOnlyATurnsShare() throws {
         fork(20, from: 1_000, below: 100)
-        for parent: Int32 in 1_000..<1_020 { fork(29, from: parent * 100, below: parent) }
+        for parent: Int32 in 1_000..<1_020 { fork(59, from: parent * 100, below: parent) }
         try unit.requestFreeze()
         var answers: [FreezeCheck] = [], mostReads = 0
         while answers.last != .frozen, answers.count < 1_000 {
@@ -101,14 +101,14 @@ import Testing
         #expect(answers.last == .frozen, "never frozen: \(answers.suffix(3))")
         #expect(mostReads <= SliceBudget.stepsPerTurn * Self.readsPerStep, "one check read \(mostReads) files")
         #expect(answers.filter { $0 == .unfinished }.count > 10, "the freeze was not sliced: \(answers.count) checks")
-        #expect(tree().count == 601 && tree().allSatisfy(isStopped))
+        #expect(tree().count == 1_201 && tree().allSatisfy(isStopped))
     }
 
-    /// A tree of 101 known members needs two turns to be sent its stops: only the request's
+    /// A tree of 301 known members needs two turns to be sent its stops: only the request's
     /// own check skips its look; the check after the round that a later slice ended begins the
     /// next round at once.
     @Test func onlyTheRequestsOwnCheckWaitsForTheStops() throws {
-        fork(100, from: 1_000, below: 100)
+        fork(300, from: 1_000, below: 100)
         freezer.rescan()
         try unit.requestFreeze()
         #expect(unit.checkFreeze() == .unfinished, "more stops than a turn's share")
@@ -117,7 +117,7 @@ import Testing
         #expect(tree().allSatisfy(isStopped))
         freezer.endMoment()
         let before = kernel.procReads
-        #expect(unit.checkFreeze() == .unfinished, "a look at 101 processes and a walk is more than a turn's share")
+        #expect(unit.checkFreeze() == .unfinished, "a look at 301 processes and a walk is more than a turn's share")
         #expect(kernel.procReads > before, "the check after the stops looked at nothing")
     }
 

@@ -24,7 +24,8 @@ struct FreezeWalk {
         /// gone, has another parent by now, or (`byName`: an orphan of the supervisor) belongs to
         /// another child: answer ``adopted(_:)``.
         case adopt(pid: Int32, parent: Int32, byName: Bool)
-        /// List the supervisor's children (orphans among them): answer ``found(children:)``.
+        /// List the supervisor's children (orphans among them), in a listing made after this
+        /// step was asked for: answer ``found(children:)``.
         case listOrphans
     }
 
@@ -54,6 +55,8 @@ struct FreezeWalk {
     private(set) var members: Set<ProcessIdentity>
     /// The rounds begun, counting from 1.
     private(set) var round = 0
+    /// Whether the walk waits for the answer to ``Step/listOrphans``.
+    var awaitsOrphans: Bool { awaiting == .listOrphans }
     /// The last round's verdict, once it has one.
     private(set) var verdict: Verdict?
     /// The schedstat counts of the stopped processes at the looks of the round that found the

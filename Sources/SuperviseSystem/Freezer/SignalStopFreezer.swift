@@ -61,6 +61,7 @@ public final class SignalStopFreezer: Freezer {
     /// and renews the budget of the freeze walks for the next turn.
     public func endMoment() {
         while units.contains(where: \.awaitsClosing) { rescan() }
+        listOrphans()
         budget.renew(freezes: units.count { $0.awaitsVerification })
     }
 
@@ -81,15 +82,41 @@ public final class SignalStopFreezer: Freezer {
         while closing.send(to: members(rescan()), procFS) {}
     }
 
-    /// The pids of every other unit's main process and members: the supervisor's children a
-    /// unit's walk does not read as its orphans.
-    func claimedElsewhere(than unit: SignalStopUnit) -> Set<Int32> {
-        var claimed: Set<Int32> = []
-        for other in units where other !== unit {
-            if let main = other.main { claimed.insert(main.pid) }
-            for member in other.members { claimed.insert(member.pid) }
+    /// Units whose walk waits for the supervisor's children, in the order they asked.
+    private var orphanAskers: [SignalStopUnit] = []
+    /// The supervisor's children listed at the end of a turn for each unit that asked, leaving
+    /// out every other unit's main process and members.
+    private var orphanAnswers: [ObjectIdentifier: [Int32]] = [:]
+
+    /// `unit`'s walk has walked its members and asks for the supervisor's children: the end of
+    /// the turn lists them once for every unit that asked in it (``listOrphans()``).
+    func awaitOrphans(_ unit: SignalStopUnit) {
+        orphanAskers.append(unit)
+    }
+
+    /// The answer listed for `unit` since it asked, once.
+    func takeOrphans(for unit: SignalStopUnit) -> [Int32]? {
+        orphanAnswers.removeValue(forKey: ObjectIdentifier(unit))
+    }
+
+    /// Lists the supervisor's children once, after every walk of the turn asked (a process whose
+    /// parent exits mid-walk goes there, so the listing must follow the walk), and answers each
+    /// unit that asked: one read of a file of 1,000 pids a turn, not one per child.
+    private func listOrphans() {
+        guard !orphanAskers.isEmpty, let adopter = adoption?.adopter else { return }
+        // The supervisor runs on one thread, which every orphan is reparented to.
+        let listed = procFS.children(adopter, thread: String(adopter))
+            ?? ProcessTable.scan(procFS).children(of: adopter).map(\.pid)
+        var owners: [Int32: ObjectIdentifier] = [:]
+        for unit in units {
+            if let main = unit.main { owners[main.pid] = ObjectIdentifier(unit) }
+            for member in unit.members { owners[member.pid] = ObjectIdentifier(unit) }
         }
-        return claimed
+        for unit in orphanAskers {
+            let asker = ObjectIdentifier(unit)
+            orphanAnswers[asker] = listed.filter { owners[$0].map { $0 == asker } ?? true }
+        }
+        orphanAskers = []
     }
 
     /// Answers whether `asker`'s tree is empty, and with the same scan every other unit's whose

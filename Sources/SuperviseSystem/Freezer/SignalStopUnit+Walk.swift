@@ -3,7 +3,8 @@ import SystemPackage
 
 /// The steps of a ``FreezeWalk``, carried out on `/proc`: what each reads and sends, no rule.
 extension SignalStopUnit {
-    /// Carries out `step` and gives `walk` its answer; the error of a stop that failed for
+    /// Carries out `step` and gives `walk` its answer (the supervisor's children: at the end of
+    /// the turn, ``SignalStopFreezer/listOrphans()``); the error of a stop that failed for
     /// another reason than the process being gone.
     func carryOut(_ step: FreezeWalk.Step, in walk: inout FreezeWalk) -> Errno? {
         switch step {
@@ -14,10 +15,7 @@ extension SignalStopUnit {
         case .listChildren(let process, let threads):
             walk.found(children: children(of: process.pid, threads: threads, round: walk.round))
         case .listOrphans:
-            // The supervisor runs on one thread: every orphan is reparented to it.
-            let adopter = walk.adopter ?? 0
-            let claimed = freezer.claimedElsewhere(than: self)
-            walk.found(children: children(of: adopter, threads: 1, round: walk.round).filter { !claimed.contains($0) })
+            freezer.awaitOrphans(self)
         case .adopt(let pid, let parent, let byName):
             let (process, threads) = adopt(pid, parent: parent, byName: byName)
             walk.adopted(process, threads: threads)

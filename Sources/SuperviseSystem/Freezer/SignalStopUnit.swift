@@ -70,6 +70,7 @@ final class SignalStopUnit: FreezerUnit {
         guard main != nil else { return }
         freeze = Freeze(walk: FreezeWalk(members: members, adopter: freezer.adoption?.adopter))
         walkScan = nil
+        _ = freezer.takeOrphans(for: self)  // listed for an earlier freeze's walk
         let failure = advanceWalk()
         let ended = freeze?.walk.verdict != nil
         freeze?.stopsJustSent = ended
@@ -111,7 +112,9 @@ final class SignalStopUnit: FreezerUnit {
         guard var walk = freeze?.walk else { return nil }
         var failure: (ProcessIdentity, Errno)?
         var taken = 0
-        while walk.verdict == nil, taken < freezer.budget.share, freezer.budget.take(), let step = walk.nextStep() {
+        if walk.awaitsOrphans, let orphans = freezer.takeOrphans(for: self) { walk.found(children: orphans) }
+        while walk.verdict == nil, !walk.awaitsOrphans, taken < freezer.budget.share, freezer.budget.take(),
+              let step = walk.nextStep() {
             taken += 1
             if let error = carryOut(step, in: &walk), failure == nil, case .stop(let process) = step { failure = (process, error) }
         }
