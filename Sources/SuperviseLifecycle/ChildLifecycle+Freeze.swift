@@ -36,6 +36,15 @@ extension ChildLifecycle {
         freezeRecheckStep = min(freezeRecheckStep * 2, Self.longestFreezeRecheck)
     }
 
+    /// The check did this turn's share and goes on at the next turn: checked again at once, the
+    /// back-off kept, so a large tree's freeze goes on each turn between the loop's other inputs.
+    /// A check still unfinished at the freeze timeout is a freeze not verified in time.
+    mutating func freezeUnfinished(_ now: Instant) {
+        guard state == .suspending else { return }
+        if let deadline = freezeDeadline, deadline <= now { return freezeTimedOut(now) }
+        freezeRecheckAt = now
+    }
+
     /// The freezer's notification fired: check a freeze under way, look at a suspended child
     /// for a thaw from outside, or at an exited child's leftovers.
     mutating func freezerNotified() {

@@ -196,6 +196,7 @@ public struct ChildLifecycle: Sendable {
         case .terminate(let escalate): terminate(escalate: escalate, now)
         case .freezeVerified: freezeVerified(now)
         case .notFrozenYet: notFrozenYet(now)
+        case .freezeUnfinished: freezeUnfinished(now)
         case .freezerNotified: freezerNotified()
         case .thawedFromOutside(let seen): thawedFromOutside(seen: seen, now)
         case .killedWhileFrozen: killedWhileFrozen()

@@ -6,7 +6,8 @@ public enum LifecycleAction: Equatable, Sendable {
     case send(Event)
     /// Ask the freezer to freeze the child, then check it (``checkFrozen``).
     case freeze
-    /// Ask the freezer whether every process is frozen: report `.freezeVerified` or `.notFrozenYet`.
+    /// Ask the freezer whether every process is frozen: report `.freezeVerified`, `.notFrozenYet`,
+    /// or `.freezeUnfinished`.
     case checkFrozen
     /// The freeze was verified, `took` after it was asked for: record it.
     case frozen(took: Duration)

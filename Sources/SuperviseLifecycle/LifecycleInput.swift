@@ -22,6 +22,9 @@ public enum LifecycleInput: Equatable, Sendable {
     case freezeVerified
     /// The freezer was asked, and some process of the child is not frozen yet.
     case notFrozenYet
+    /// The freezer did this turn's share of a check and goes on at the next turn of the loop
+    /// (sigstop, a large tree): no verdict yet.
+    case freezeUnfinished
     /// The freezer's notification descriptor fired: look again at whatever waits on the freezer.
     case freezerNotified
     /// Someone else thawed the suspended child; `seen` says how the shell saw it.
@@ -66,7 +69,7 @@ public enum LifecycleInput: Equatable, Sendable {
     public var isCommand: Bool {
         switch self {
         case .background, .foreground, .event, .terminate, .start, .restart, .runTask: true
-        case .launched, .request, .malformed, .freezeVerified, .notFrozenYet, .freezerNotified, .thawedFromOutside,
+        case .launched, .request, .malformed, .freezeVerified, .notFrozenYet, .freezeUnfinished, .freezerNotified, .thawedFromOutside,
              .killedWhileFrozen, .mainProcessStopped, .mainProcessContinued, .exited, .spawnFailed, .runOver,
              .treeEmptied, .tick, .supervisorGap, .reclaim, .memoryPressure, .eventsUnread, .conditions: false
         }

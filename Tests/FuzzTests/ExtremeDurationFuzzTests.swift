@@ -99,7 +99,7 @@ import SuperviseTestSupport
         let inputs: [LifecycleInput] = [
             .launched, .request(.hello), .background, .foreground, .request(.done(seq: 1)),
             .request(.begin(id: TaskID("t")!, name: nil)), .request(.end(id: TaskID("t")!)), .event(kind: "push", text: nil),
-            .freezeVerified, .notFrozenYet, .terminate(escalate: false), .terminate(escalate: true),
+            .freezeVerified, .notFrozenYet, .freezeUnfinished, .terminate(escalate: false), .terminate(escalate: true),
             .exited(.exited(1), treeEmpty: true), .exited(.signaled(9), treeEmpty: false), .treeEmptied,
             .runOver, .start, .restart, .reclaim, .killedWhileFrozen, .thawedFromOutside(seen: "x"),
         ]

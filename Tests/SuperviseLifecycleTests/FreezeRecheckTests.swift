@@ -49,6 +49,29 @@ import Testing
         #expect(h.handle(.freezerNotified) == [.checkFrozen], "the notification takes over")
     }
 
+    /// A check that did its turn's share (sigstop, a large tree) is made again at once, at the
+    /// next turn, and leaves the back-off where it was; unfinished at the freeze timeout, the
+    /// freeze is not verified in time.
+    @Test func anUnfinishedCheckGoesOnAtOnceUntilTheFreezeTimeout() {
+        var h = freezing(notifies: false)
+        let requested = h.now
+        h.handle(.notFrozenYet)
+        h.now = h.now + .microseconds(100)
+        #expect(h.handle(.tick) == [.checkFrozen])
+        for _ in 0..<3 {
+            h.handle(.freezeUnfinished)
+            #expect(h.machine.nextDeadline == h.now, "not checked again at once")
+            h.now = h.now + .microseconds(10)
+            #expect(h.handle(.tick) == [.checkFrozen])
+        }
+        h.handle(.notFrozenYet)
+        #expect(h.machine.nextDeadline == h.now + .microseconds(200), "the back-off moved on unfinished checks")
+        h.now = requested + .seconds(1)
+        #expect(h.handle(.tick) == [.checkFrozen])
+        #expect(h.handle(.freezeUnfinished) == [.thaw, .freezeFailed("freeze-failed: not verified frozen within 1s; thawed"),
+                                                 .stateChanged(.background)])
+    }
+
     @Test func aCheckDueWithTheTimeoutGoesFirstAndCanStillVerify() {
         var h = freezing(notifies: false)
         h.handle(.notFrozenYet)

@@ -65,6 +65,10 @@ final class FakeKernel: FreezerSystem {
     var afterSignal: (_ pid: Int32, _ signal: Int32) -> Void = { _, _ in }
     /// Called after each listing of a directory, before its entries are read: a process exits here mid-scan.
     var afterListing: (_ path: String) -> Void = { _ in }
+    /// Whether `/proc/PID/task/TID/children` exists (`CONFIG_PROC_CHILDREN`).
+    var childrenFiles = true
+    /// How many `/proc` files were read and `/proc` directories listed.
+    private(set) var procReads = 0
 
     /// Notifications queued on each inotify descriptor, not yet drained.
     private(set) var pendingNotifications: [Int32: Int] = [:]
@@ -120,6 +124,7 @@ final class FakeKernel: FreezerSystem {
     // MARK: - FreezerSystem
 
     func readFile(_ path: String) -> Result<String, Errno> {
+        if path.hasPrefix("/proc/") { procReads += 1 }
         if var queued = upcomingReads[path], !queued.isEmpty {
             let next = queued.removeFirst()
             upcomingReads[path] = queued
@@ -190,6 +195,7 @@ final class FakeKernel: FreezerSystem {
 
     func subdirectories(of path: String) -> Result<[String], Errno> {
         defer { afterListing(path) }
+        if path.hasPrefix("/proc") { procReads += 1 }
         if path == "/proc" { return .success(processes.keys.sorted().map(String.init) + ["self", "sys"]) }
         if path.hasPrefix("/proc/") {
             let fields = path.split(separator: "/")
@@ -314,7 +320,7 @@ final class FakeKernel: FreezerSystem {
         }
     }
 
-    /// `/proc/PID/{stat,status,environ,statm}` and `/proc/PID/task/TID/{stat,wchan,schedstat}`.
+    /// `/proc/PID/{stat,status,environ,statm,schedstat}` and `/proc/PID/task/TID/{stat,wchan,schedstat,children}`.
     private func renderProc(_ path: String) -> Result<String, Errno> {
         let fields = path.split(separator: "/").map(String.init)
         guard fields.count >= 3, let pid = Int32(fields[1]), let process = processes[pid] else {
@@ -329,10 +335,16 @@ final class FakeKernel: FreezerSystem {
             return .success(process.environment.map { $0 + "\0" }.joined())
         case ["statm"]:
             return .success("1000 250 100 10 0 50 0\n")
+        case ["schedstat"]:
+            return .success("1000 0 \(process.timesRun)\n")
         case let task where task.count == 3 && task[0] == "task":
             guard let tid = Int32(task[1]), let thread = process.threads[tid] else { return .failure(.noSuchFileOrDirectory) }
             if task[2] == "wchan" { return .success(thread.waitChannel) }
             if task[2] == "schedstat" { return .success("1000 0 \(process.timesRun)\n") }
+            if task[2] == "children", childrenFiles {
+                // One thread's children: the fake's processes are all children of their main thread.
+                return .success(tid != pid ? "" : processes.filter { $0.value.parent == pid }.keys.sorted().map { "\($0) " }.joined())
+            }
             return task[2] == "stat" ? .success(statLine(tid, process, state: thread.state)) : .failure(.noSuchFileOrDirectory)
         default:
             return .failure(.noSuchFileOrDirectory)
@@ -342,7 +354,7 @@ final class FakeKernel: FreezerSystem {
     /// A `/proc/PID/stat` line with the fields ``ProcFS/parseStat(_:)`` reads (a name with a space and a parenthesis).
     private func statLine(_ pid: Int32, _ process: Process, state: Character) -> String {
         let afterName = [String(state), String(process.parent)] + Array(repeating: "0", count: 9)
-            + ["7", "3", "0", "0"] + Array(repeating: "0", count: 4) + [String(process.startTicks), "0", "0"]
+            + ["7", "3", "0", "0", "0", "0", String(process.threads.count), "0", String(process.startTicks), "0", "0"]
         return "\(pid) (fake (worker)) " + afterName.joined(separator: " ") + "\n"
     }
 

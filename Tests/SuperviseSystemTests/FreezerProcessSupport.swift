@@ -35,6 +35,13 @@ func waitFrozen(_ unit: any FreezerUnit) -> Bool {
     return false
 }
 
+/// Ends a turn of the loop, as the supervisor does before each wait (the sigstop freezer's
+/// budget of work is per turn), then asks whether `unit` is frozen.
+func turnFrozen(_ freezer: any Freezer, _ unit: any FreezerUnit) -> Bool {
+    freezer.endMoment()
+    return unit.isFrozen()
+}
+
 func spawn(_ arguments: [String], stdin: Int32? = nil, newGroup: Bool = false) throws -> Int32 {
     var actions = posix_spawn_file_actions_t()
     var attributes = posix_spawnattr_t()

@@ -110,13 +110,13 @@ struct FreezerProcessTests {
         // Both loops fork a `sleep` every 10 ms: each freeze races with forks.
         for _ in 0..<20 {
             try unit.requestFreeze()
-            try #require(eventually(timeout: 5) { unit.isFrozen() })
+            try #require(eventually(timeout: 5) { turnFrozen(freezer, unit) })
             let running = tree.descendants().filter { pid in ProcFS().threadStats(pid).contains { !"TtDZ".contains($0.state) } }
             #expect(running.isEmpty, "frozen was reported while these ran: \(running)")
             try unit.thaw()
         }
         try unit.requestFreeze()
-        try #require(eventually(timeout: 5) { unit.isFrozen() })
+        try #require(eventually(timeout: 5) { turnFrozen(freezer, unit) })
         #expect(linked.allSatisfy { ProcFS().threadStats($0).allSatisfy { "TtD".contains($0.state) } })
         #expect(tree.isStill("main"))
         #expect(tree.isStill("outside"), "the loop that left the process group kept running")

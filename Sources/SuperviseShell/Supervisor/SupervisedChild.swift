@@ -120,11 +120,11 @@ final class SupervisedChild {
     /// Asks the freezer whether the suspending child is frozen, and decides what it says.
     func checkFrozen(at now: Instant) {
         guard state == .suspending else { return }
-        if unit.isFrozen() {
-            // Decided at the moment it was verified: the check itself can take a while (sigstop).
-            handle(.freezeVerified, at: MonotonicClock.now())
-        } else {
-            handle(.notFrozenYet, at: now)
+        switch unit.checkFreeze() {
+        // Decided at the moment it was verified: the check itself can take a while (sigstop).
+        case .frozen: handle(.freezeVerified, at: MonotonicClock.now())
+        case .notFrozen: handle(.notFrozenYet, at: now)
+        case .unfinished: handle(.freezeUnfinished, at: now)
         }
     }
 

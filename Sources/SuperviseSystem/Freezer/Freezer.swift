@@ -20,6 +20,20 @@ extension Freezer {
     public func endMoment() {}
 }
 
+/// What a check of a freeze found (``FreezerUnit/checkFreeze()``).
+public enum FreezeCheck: Equatable, Sendable {
+    case frozen
+    case notFrozen
+    /// The check did this turn's share of its work and goes on at the next turn.
+    case unfinished
+}
+
+extension FreezerUnit {
+    public func checkFreeze() -> FreezeCheck {
+        isFrozen() ? .frozen : .notFrozen
+    }
+}
+
 /// CPU time and memory of a child's processes, for the report's snapshots.
 public struct ResourceUsage: Equatable, Sendable {
     public var rssKB: Int
@@ -56,6 +70,11 @@ public protocol FreezerUnit: AnyObject {
 
     /// Whether every process of the unit is frozen now.
     func isFrozen() -> Bool
+
+    /// Checks the freeze as the supervisor does, once in a turn of its loop: ``isFrozen()``, or
+    /// for a backend that checks in slices (sigstop), that it did this turn's share and goes on
+    /// at the next.
+    func checkFreeze() -> FreezeCheck
 
     /// A descriptor that becomes readable when the frozen state may have changed
     /// (inotify on `cgroup.events`); `nil` when the supervisor must re-check on a

@@ -13,6 +13,8 @@ struct ProcessStat: Equatable {
     var reapedChildrenTicks: UInt64
     /// When the process started, in clock ticks since boot.
     var startTicks: UInt64
+    /// How many threads it has (in a thread's own stat, its process's).
+    var threads: Int = 1
 
     /// Whether the task can't run: stopped, traced-stopped, or dead.
     var isHalted: Bool { "TtZX".contains(state) }
@@ -43,11 +45,11 @@ struct ProcFS {
               let parent = decimal(fields[1]).flatMap(Int32.init(exactly:)),
               let user = decimal(fields[11]), let system = decimal(fields[12]),
               let childUser = decimal(fields[13]), let childSystem = decimal(fields[14]),
-              let start = decimal(fields[19])
+              let threads = decimal(fields[17]).flatMap(Int.init(exactly:)), let start = decimal(fields[19])
         else { return nil }
         return ProcessStat(state: Character(Unicode.Scalar(state)), parent: parent,
                            userTicks: user, systemTicks: system,
-                           reapedChildrenTicks: childUser + childSystem, startTicks: start)
+                           reapedChildrenTicks: childUser + childSystem, startTicks: start, threads: threads)
     }
 
     /// The unsigned decimal number `digits` spell, or `nil` (not digits, or too large).
@@ -138,17 +140,27 @@ struct ProcFS {
     }
 
     /// How many times the kernel has put a thread of `pid` on a CPU: the sum of the third field
-    /// of each `/proc/PID/task/TID/schedstat`; `nil` when a thread's can't be read.
-    func timesRun(_ pid: Int32) -> UInt64? {
+    /// of each `/proc/PID/task/TID/schedstat` of `threads` (`nil`: its only thread's,
+    /// `/proc/PID/schedstat`); `nil` when one can't be read.
+    func timesRun(_ pid: Int32, threads: [String]?) -> UInt64? {
         var total: UInt64 = 0
-        for thread in threadIDs(pid) {
-            guard let text = try? system.readFile("/proc/\(pid)/task/\(thread)/schedstat").get(),
+        for path in threads.map({ $0.map { "/proc/\(pid)/task/\($0)/schedstat" } }) ?? ["/proc/\(pid)/schedstat"] {
+            guard let text = try? system.readFile(path).get(),
                   let field = text.utf8.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") })
                       .dropFirst(2).first,
                   let count = Self.decimal(field) else { return nil }
             total &+= count
         }
         return total
+    }
+
+    /// The pids of the children of thread `tid` of `pid` (`/proc/PID/task/TID/children`); `nil`
+    /// when the file can't be read: the thread is gone, or the kernel lacks `CONFIG_PROC_CHILDREN`.
+    func children(_ pid: Int32, thread tid: String) -> [Int32]? {
+        (try? system.readFile("/proc/\(pid)/task/\(tid)/children").get()).map { text in
+            text.utf8.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") })
+                .compactMap { Self.decimal($0).flatMap(Int32.init(exactly:)) }
+        }
     }
 
     func residentKB(_ pid: Int32) -> Int? {

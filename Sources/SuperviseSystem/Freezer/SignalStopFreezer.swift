@@ -4,11 +4,11 @@ import Glibc
 /// Freezes each child's process tree with SIGSTOP, process by process. Needs no privilege;
 /// the tree is followed by parent links in `/proc`, and each stopped process's parent sees it stop.
 ///
-/// The freezer owns the scans of `/proc` its units share: each scan sorts every unit's
+/// A freeze is checked by walking the tree down its children links (``FreezeWalk``), without a
+/// scan of `/proc`. The freezer owns the scans its units share: each scan sorts every unit's
 /// members at once (``ChildTrees``) and closes every signal sent to a tree before it; one
-/// verification scan serves every unit checked in the same moment, one emptiness scan every
-/// unit whose members are gone, and one scan at the end of a moment every signal sent to a
-/// tree in it (`terminate all`: a scan, not one per child).
+/// emptiness scan serves every unit whose members are gone, and one scan at the end of a moment
+/// every signal sent to a tree in it (`terminate all`: a scan, not one per child).
 public final class SignalStopFreezer: Freezer {
     public let kind = FreezerKind.sigstop
     /// Where orphans go; `nil` when nothing is a subreaper for the children (tests).
@@ -16,6 +16,8 @@ public final class SignalStopFreezer: Freezer {
     /// The `/proc` the scans read and the signals go through.
     let procFS: ProcFS
     private var units: [SignalStopUnit] = []
+    /// What is left of this turn's share of the freeze walks.
+    var budget = SliceBudget()
     /// The last scan, when it finished and how long it took.
     private var lastScan: (table: ProcessTable, finished: ContinuousClock.Instant, took: Duration)?
 
@@ -55,9 +57,12 @@ public final class SignalStopFreezer: Freezer {
     }
 
     /// The moment's actions are done (the supervisor is about to wait): scans until every signal
-    /// sent to a tree in it is closed, one scan for all of them (at most ``TreeSignal/maxRounds``).
+    /// sent to a tree in it is closed, one scan for all of them (at most ``TreeSignal/maxRounds``),
+    /// and renews the budget of the freeze walks for the next turn.
     public func endMoment() {
         while units.contains(where: \.awaitsClosing) { rescan() }
+        listOrphans()
+        budget.renew(freezes: units.count { $0.awaitsVerification })
     }
 
     /// The last scan while it is younger than it took to make (2 ms at least), else a new one:
@@ -77,20 +82,41 @@ public final class SignalStopFreezer: Freezer {
         while closing.send(to: members(rescan()), procFS) {}
     }
 
-    /// Answers whether `asker`'s freeze is verified, and with the same scan every other unit's.
-    ///
-    /// The asker re-reads the processes it stopped (cheap); only when all are halted does a
-    /// full scan, started after that look, confirm it: frozen when the scan finds no member it
-    /// has not stopped (a stopped process can't fork). Every other unit waiting for its freeze
-    /// re-reads its own before that scan and takes its answer from it, so one scan serves all
-    /// the units checked in the same moment. Members found new are stopped.
-    func verifyFreeze(of asker: SignalStopUnit) {
-        guard asker.stoppedAreHalted() else { return asker.conclude(haltedBeforeScan: false) }
-        let others = units.filter { $0 !== asker && $0.awaitsVerification }
-        let halted = others.map { $0.stoppedAreHalted() }
-        rescan()
-        asker.conclude(haltedBeforeScan: true)
-        for (unit, halted) in zip(others, halted) { unit.conclude(haltedBeforeScan: halted) }
+    /// Units whose walk waits for the supervisor's children, in the order they asked.
+    private var orphanAskers: [SignalStopUnit] = []
+    /// The supervisor's children listed at the end of a turn for each unit that asked, leaving
+    /// out every other unit's main process and members.
+    private var orphanAnswers: [ObjectIdentifier: [Int32]] = [:]
+
+    /// `unit`'s walk has walked its members and asks for the supervisor's children: the end of
+    /// the turn lists them once for every unit that asked in it (``listOrphans()``).
+    func awaitOrphans(_ unit: SignalStopUnit) {
+        orphanAskers.append(unit)
+    }
+
+    /// The answer listed for `unit` since it asked, once.
+    func takeOrphans(for unit: SignalStopUnit) -> [Int32]? {
+        orphanAnswers.removeValue(forKey: ObjectIdentifier(unit))
+    }
+
+    /// Lists the supervisor's children once, after every walk of the turn asked (a process whose
+    /// parent exits mid-walk goes there, so the listing must follow the walk), and answers each
+    /// unit that asked: one read of a file of 1,000 pids a turn, not one per child.
+    private func listOrphans() {
+        guard !orphanAskers.isEmpty, let adopter = adoption?.adopter else { return }
+        // The supervisor runs on one thread, which every orphan is reparented to.
+        let listed = procFS.children(adopter, thread: String(adopter))
+            ?? ProcessTable.scan(procFS).children(of: adopter).map(\.pid)
+        var owners: [Int32: ObjectIdentifier] = [:]
+        for unit in units {
+            if let main = unit.main { owners[main.pid] = ObjectIdentifier(unit) }
+            for member in unit.members { owners[member.pid] = ObjectIdentifier(unit) }
+        }
+        for unit in orphanAskers {
+            let asker = ObjectIdentifier(unit)
+            orphanAnswers[asker] = listed.filter { owners[$0].map { $0 == asker } ?? true }
+        }
+        orphanAskers = []
     }
 
     /// Answers whether `asker`'s tree is empty, and with the same scan every other unit's whose

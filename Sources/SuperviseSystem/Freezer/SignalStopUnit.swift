@@ -13,14 +13,17 @@ final class SignalStopUnit: FreezerUnit {
     let notificationFD: Int32? = nil
 
     /// The freezer whose scans of `/proc` sort this unit's members.
-    private let freezer: SignalStopFreezer
-    private var procFS: ProcFS { freezer.procFS }
+    let freezer: SignalStopFreezer
+    var procFS: ProcFS { freezer.procFS }
     /// The child's main process; `nil` until attached.
     private(set) var main: ProcessIdentity?
-    /// The child's tree as the last scan found it (the freezer sets it). A member stays one when
-    /// orphaned: each scan follows the tree from these as well as from `main`.
+    /// The child's tree as the last scan (the freezer sets it) or a freeze's walk found it. A
+    /// member stays one when orphaned: each scan and walk follows the tree from these as well as
+    /// from `main`.
     var members: Set<ProcessIdentity> = []
     private var freeze: Freeze?
+    /// The scan of `/proc` that answers a round of the walk where the kernel has no `children` files.
+    var walkScan: (round: Int, table: ProcessTable)?
     /// Job-control signals sent while a freeze stopped the tree, in order, with whom they were
     /// sent to: the thaw's SIGCONT makes the kernel discard them, so the thaw sends them again.
     private var heldJobControlSignals: [(signal: Int32, recipients: SignalRecipients)] = []
@@ -36,19 +39,13 @@ final class SignalStopUnit: FreezerUnit {
     private static let jobControlSignals: Set<Int32> = [SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU]
 
     /// A freeze in progress or in effect.
-    private struct Freeze {
-        /// Every process sent SIGSTOP by this freeze: thawing continues exactly these.
-        var stopped: Set<ProcessIdentity> = []
+    struct Freeze {
+        var walk: FreezeWalk
         var verified = false
-        /// What a verification found since `isFrozen` last asked.
-        var answer: Bool?
-        /// Until the first check: the one made in the moment of the request does not scan. The
-        /// processes have had no time to stop, and with `background all` the first later check
-        /// answers every unit requested in that moment with one scan.
-        var justRequested = true
-        /// How many times the kernel had run each stopped process (its threads' schedstat), at
-        /// the look before the scan that verified the freeze; `nil` when it can't tell.
-        var runsWhenVerified: [ProcessIdentity: UInt64]?
+        /// The request's round sent its stops and ended, and no check came since: the next one,
+        /// made in the same moment, begins no round, as the processes have had no time to stop;
+        /// with `background all`, every unit's stops are sent before any look.
+        var stopsJustSent = false
     }
 
     init(childName: String, freezer: SignalStopFreezer) {
@@ -65,90 +62,68 @@ final class SignalStopUnit: FreezerUnit {
         knownEmpty = false
     }
 
-    /// Sends SIGSTOP to every member the last scan found, also those an earlier freeze stopped
-    /// (someone may have continued them). No scan here: the verification's scan, which must
-    /// follow the stops anyway, finds the members that came since and stops them (a scan per
-    /// request cost 1,000 children 19 s: one scan of ~2,000 processes takes ~20 ms).
+    /// Sends SIGSTOP to every member the last scan or walk found, also those an earlier freeze
+    /// stopped (someone may have continued them), as many as the turn's budget allows (the
+    /// checks that follow send the rest). No look and no walk here: the processes have had no
+    /// time to stop; the checks that follow walk the tree (``FreezeWalk``).
     func requestFreeze() throws(SupervisorError) {
         guard main != nil else { return }
-        freeze = Freeze()
-        if let (process, error) = stopNewMembers().first(where: { $0.error != nil }), let error {
+        freeze = Freeze(walk: FreezeWalk(members: members, adopter: freezer.adoption?.adopter))
+        walkScan = nil
+        _ = freezer.takeOrphans(for: self)  // listed for an earlier freeze's walk
+        let failure = advanceWalk()
+        let ended = freeze?.walk.verdict != nil
+        freeze?.stopsJustSent = ended
+        if let (process, error) = failure {
             throw SupervisorError(.freezer, "could not freeze child \(childName): stopping process \(process.pid) failed: "
                                   + "\(error.sentenceText)", errno: error.rawValue)
         }
     }
 
-    /// Whether every process of the tree is verified stopped: the answer of a check made for
-    /// another unit since this one last asked, or of a new one (``SignalStopFreezer/verifyFreeze(of:)``).
+    /// Whether every process of the tree is verified stopped.
     func isFrozen() -> Bool {
-        guard main != nil else { return true }
-        guard let current = freeze else { return false }
-        if current.verified { return true }
-        if current.answer == nil, !current.justRequested { freezer.verifyFreeze(of: self) }
-        freeze?.justRequested = false
-        defer { freeze?.answer = nil }
-        return freeze?.answer ?? false
+        checkFreeze() == .frozen
     }
 
-    /// Whether this unit's freeze is requested and not yet verified.
+    /// The verdict of the round this check begins or goes on with (``FreezeWalk``), or
+    /// `unfinished` when the turn's budget ran out first (``SliceBudget``).
+    func checkFreeze() -> FreezeCheck {
+        guard main != nil else { return .frozen }
+        guard let current = freeze else { return .notFrozen }
+        if current.verified { return .frozen }
+        if current.walk.verdict != nil {
+            freeze?.stopsJustSent = false
+            guard !current.stopsJustSent else { return .notFrozen }
+            freeze?.walk.beginRound(members: members)
+        }
+        advanceWalk()
+        guard let checked = freeze, checked.walk.verdict != nil else { return .unfinished }
+        return checked.verified ? .frozen : .notFrozen
+    }
+
+    /// Whether a freeze is requested and not verified yet.
     var awaitsVerification: Bool { freeze.map { !$0.verified } ?? false }
 
-    /// Stops the members not yet stopped, then says whether every process stopped is halted.
-    func stoppedAreHalted() -> Bool {
-        stopNewMembers()
-        guard let stopped = freeze?.stopped, stopped.allSatisfy(isHalted) else { return false }
-        freeze?.runsWhenVerified = timesRun(stopped)
-        return true
-    }
-
-    /// How many times the kernel has run each of `processes` (the sum over its threads of
-    /// `/proc/PID/task/TID/schedstat`'s third field); `nil` when it can't tell: a file missing
-    /// (a kernel without schedstat), or a count of 0, which a process that ever ran can't have
-    /// where the kernel counts.
-    private func timesRun(_ processes: Set<ProcessIdentity>) -> [ProcessIdentity: UInt64]? {
-        var runs: [ProcessIdentity: UInt64] = [:]
-        for process in processes where procFS.stat(process) != nil {
-            guard let count = procFS.timesRun(process.pid), count > 0 else { return nil }
-            runs[process] = count
-        }
-        return runs
-    }
-
-    /// Takes a verification's verdict: frozen when every stopped process was halted before the
-    /// scan and the scan found no member not stopped (it stops those).
-    func conclude(haltedBeforeScan: Bool) {
-        let verified = stopNewMembers().isEmpty && haltedBeforeScan
-        freeze?.verified = verified
-        freeze?.answer = verified
-    }
-
-    /// SIGSTOPs each member this freeze has not stopped yet; each with the errno of a failure.
+    /// Carries out the walk's steps until its round has a verdict, or this check's share of the
+    /// turn's budget is spent; the first stop that failed for another reason than the process
+    /// being gone.
     @discardableResult
-    private func stopNewMembers() -> [(process: ProcessIdentity, error: Errno?)] {
-        guard let stopped = freeze?.stopped else { return [] }
-        let fresh = members.subtracting(stopped)
-        freeze?.stopped.formUnion(fresh)
-        return fresh.map { ($0, procFS.signal($0, SIGSTOP)) }
-    }
-
-    /// Whether every thread of `process` is stopped, or it is gone.
-    ///
-    /// A thread in `vfork` waiting for its child counts as halted: dash runs commands with
-    /// vfork, and when SIGSTOP stops the child before its exec the parent waits in `D`
-    /// state, unable to run, until it is continued (the child is a member, checked itself).
-    private func isHalted(_ process: ProcessIdentity) -> Bool {
-        guard procFS.stat(process) != nil else { return true }
-        let pid = process.pid
-        return procFS.threadIDs(pid).allSatisfy { thread in
-            guard let stat = procFS.threadStat(pid, thread: thread) else { return true }
-            if stat.isHalted { return true }
-            guard stat.state == "D" else { return false }
-            return Self.vforkWaits.contains(procFS.waitChannel(pid, thread: thread) ?? "")
+    private func advanceWalk() -> (ProcessIdentity, Errno)? {
+        guard var walk = freeze?.walk else { return nil }
+        var failure: (ProcessIdentity, Errno)?
+        var taken = 0
+        if walk.awaitsOrphans, let orphans = freezer.takeOrphans(for: self) { walk.found(children: orphans) }
+        while walk.verdict == nil, !walk.awaitsOrphans, taken < freezer.budget.share, freezer.budget.take(),
+              let step = walk.nextStep() {
+            taken += 1
+            if let error = carryOut(step, in: &walk), failure == nil, case .stop(let process) = step { failure = (process, error) }
         }
+        freeze?.walk = walk
+        guard let verdict = walk.verdict else { return failure }
+        members = walk.members
+        freeze?.verified = verdict == .frozen
+        return failure
     }
-
-    /// Where the kernel parks a vfork parent (`/proc/PID/wchan`), across kernel versions.
-    private static let vforkWaits: Set<String> = ["kernel_clone", "wait_for_vfork_done", "_do_fork", "do_fork"]
 
     func drainNotification() {}
 
@@ -159,29 +134,30 @@ final class SignalStopUnit: FreezerUnit {
     /// (its schedstat count moved), or the kernel can't tell.
     /// A stopped process dies of SIGKILL, so no kill is held back.
     func outsideChange() -> OutsideChange? {
-        guard let stopped = freeze?.stopped, freeze?.verified == true else { return nil }
-        if let running = stopped.first(where: { !isHalted($0) }) {
-            return .thawed("process \(running.pid) was continued")
+        guard let current = freeze, current.verified else { return nil }
+        var runs: [ProcessIdentity: UInt64]? = [:]
+        for process in current.walk.stopped {
+            switch look(process) {
+            case .running: return .thawed("process \(process.pid) was continued")
+            case .halted(let count, _): if let count, runs != nil { runs?[process] = count } else { runs = nil }
+            case .gone: continue
+            }
         }
-        // No stopped process has run since the look before the verifying scan: none forked,
-        // so no scan can find a member more (the foreground path's one scan, spared).
-        if let before = freeze?.runsWhenVerified, before == timesRun(stopped) { return nil }
+        // No stopped process has run since the looks of the round that verified the freeze: none
+        // forked, so no scan can find a member more (the foreground path's one scan, spared).
+        if let before = current.walk.timesRun, before == runs { return nil }
         freezer.recentTable()
-        guard let fresh = members.subtracting(stopped).first else { return nil }
+        guard let fresh = members.subtracting(current.walk.stopped).first else { return nil }
         return .thawed("process \(fresh.pid) started while the tree was stopped")
     }
 
     /// Continues every process this freeze stopped and verifies that none is still stopped;
     /// then sends again the job-control signals the SIGCONT discarded.
     func thaw() throws(SupervisorError) {
-        guard let stopped = freeze?.stopped else { return }
+        guard let stopped = freeze?.walk.stopped else { return }
         freeze = nil
         for process in stopped { procFS.signal(process, SIGCONT) }
-        let running = waitBriefly(upTo: .seconds(1)) {
-            stopped.allSatisfy { process in
-                procFS.stat(process) == nil || procFS.threadStats(process.pid).allSatisfy { !"Tt".contains($0.state) }
-            }
-        }
+        let running = waitBriefly(upTo: .seconds(1)) { !stopped.contains(where: isStillStopped) }
         let held = heldJobControlSignals
         heldJobControlSignals = []
         for (signal, recipients) in held { send(signal, to: recipients) }
@@ -189,6 +165,14 @@ final class SignalStopUnit: FreezerUnit {
             throw SupervisorError(.freezer, "could not thaw child \(childName): some of its processes are still stopped "
                                   + "1 s after SIGCONT")
         }
+    }
+
+    /// Whether a thread of `process` is still stopped (`T`, `t`); one with a single thread is
+    /// told by its own stat, without listing its threads.
+    private func isStillStopped(_ process: ProcessIdentity) -> Bool {
+        guard let stat = procFS.stat(process) else { return false }
+        guard stat.threads > 1 else { return "Tt".contains(stat.state) }
+        return procFS.threadStats(process.pid).contains { "Tt".contains($0.state) }
     }
 
     /// Signals every member now; the freezer's next scans signal the members that turn up
