@@ -143,6 +143,50 @@ import SuperviseTestSupport
         #expect(changes.contains { $0.1 == "low" || $0.1 == "critical" } && changes.last?.1 == "none", "\(changes)")
     }
 
+    /// A child held in the background by an open task runs, so it is warned, with the background
+    /// level: `memory-warning background` (`complete` only when critical, which the run puts at
+    /// 100 %), not a foreground level.
+    @Test func aChildHeldInTheBackgroundByATaskReadsTheBackgroundLevel() throws {
+        guard SkipReason.check(Self.unavailableReason, skipping: "genuine memory pressure", in: "MemoryPressureTests") else { return }
+        let cgroup = try limitedCgroup(mebibytes: 24, name: "background")
+        defer { try? FileManager.default.removeItem(atPath: cgroup) }
+        let log = temporary.file("events.log"), config = temporary.file("supervise.toml")
+        try """
+            memory-warnings = true
+            pressure-critical = 100
+
+            [child.worker]
+            command = ["\(Supervise.worker("aware-worker.sh"))"]
+            env = { WORKER_LOG = "\(log)", WORKER_ON_BACKGROUND = "hold" }
+            limit = "2m"
+
+            [child.hog]
+            command = ["python3", "\(Supervise.worker("memory-hog.py"))", "96"]
+            env = { HOG_CGROUP = "\(cgroup)" }
+            autostart = false
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let warnings = {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.hasPrefix("memory-warning ") }
+        }
+        let live = try LiveSupervise(["--freezer", "sigstop", "--config", config])
+        defer { live.stop() }
+        live.send(["wait active worker timeout=20s", "background worker", "start hog"])
+        #expect(eventually(timeout: 60) { !warnings().isEmpty }, "the worker was never warned:\n\(live.log)")
+        let worker = try #require(NotRunningTests.statuses(live, count: 2).first, "status: \(live.log)")
+        #expect(worker.state == "background" && (worker.object["tasks"] as? [Any])?.count == 1, "held by its task: \(worker.object)")
+        live.send("terminate all")
+        let run = live.finish()
+
+        let changes = ((run.report?["memory_pressure"] as? [String: Any])?["changes"] as? [[String: Any]] ?? [])
+            .compactMap { $0["level"] as? String }
+        let expected = changes.first == "critical" ? "complete" : "background"
+        #expect(!changes.isEmpty && warnings().first == "memory-warning \(expected)", "levels \(changes), read \(warnings())")
+        // The last warning sent by the time of `status`: the pressure may have grown meanwhile.
+        #expect(["background", "complete"].contains(worker.object["memory_warning"] as? String), "status: \(worker.object)")
+        #expect(Self.entries(run.report, "worker", kind: "event").first { $0.1.hasPrefix("memory-warning ") }?.1
+                == "memory-warning \(expected)", "the report's timeline")
+    }
+
     /// The `some` total of the system's memory pressure, in microseconds.
     static func stalledMicroseconds() -> Int? {
         let text = (try? String(contentsOfFile: "/proc/pressure/memory", encoding: .utf8)) ?? ""

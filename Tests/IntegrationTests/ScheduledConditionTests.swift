@@ -3,7 +3,8 @@ import Testing
 import SuperviseTestSupport
 
 /// A scheduled task that requires a condition waits for it on the real machine's reading: here
-/// `power`, read from a stand-in supply directory (`--power-supplies`) that the test plugs in.
+/// `power`, read from a stand-in supply directory (`--power-supplies`) that the test plugs in. The
+/// kernel's view is checked at each step, on every freezer.
 @Suite(.blockingThreads, .serialized, .timeLimit(.minutes(5))) struct ScheduledConditionTests {
     let temporary = TemporaryDirectory()
     var log: String { temporary.file("events.log") }
@@ -19,30 +20,36 @@ import SuperviseTestSupport
         try "\(status)\n".write(toFile: battery + "/status", atomically: false, encoding: .utf8)
     }
 
-    @Test func aTaskThatRequiresPowerRunsOnlyOncePluggedIn() throws {
-        guard let backend = Backend.usable(in: "ScheduledConditionTests").first else { return }
+    @Test(arguments: Backend.usable(in: "ScheduledConditionTests"))
+    func aParkedWorkerIsThawedForATaskThatRequiresPowerOnlyOncePluggedIn(backend: Backend) throws {
         try supply("Discharging")
-        var ranUnplugged = true, taskSeen = false, frozenAfter = false
+        var frozenBefore = false, readUnplugged = true, thawedUnplugged = true, thawedPlugged = false, frozenAfter = false
         let run = try Supervise.run(
-            ["--freezer", backend.rawValue, "--window", "0.5", "--power-supplies", temporary.file("power_supply"),
-             "--name", "worker", "--", Supervise.worker("aware-worker.sh")],
+            ["--freezer", backend.rawValue, "--freeze-timeout", "5", "--window", "0.5",
+             "--power-supplies", temporary.file("power_supply"), "--name", "worker", "--", Supervise.worker("aware-worker.sh")],
             stdin: "background\nwait suspended timeout=10s\n",
             environment: ["WORKER_LOG": log, "WORKER_REQUESTS": "schedule t refresh requires=power",
-                          "WORKER_TASK_SECONDS": "0.1"]) { process in
-                // Due at once, but on battery (read as it fell due): it waits; plugged in, the
-                // next 5 s re-read finds it.
-                ranUnplugged = eventually(timeout: 2) { events().contains { $0.hasPrefix("task t") } }
+                          // Long enough for the kernel to be seen thawed while the worker runs it.
+                          "WORKER_TASK_SECONDS": "1"]) { process in
+                let child = SupervisedChild(backend: backend, supervisorPID: process.processIdentifier)
+                // Due at once, but on battery: the worker is parked and stays frozen.
+                frozenBefore = child.waitFrozen()
+                thawedUnplugged = frozenBefore && eventually(timeout: 1.5) { !child.isFrozen }
+                readUnplugged = events().contains { $0.hasPrefix("task ") }
                 try supply("Charging")
-                taskSeen = eventually(timeout: 10) { events().contains("task t refresh 30000") }
-                // Frozen again once it completed the task.
-                frozenAfter = taskSeen && SupervisedChild(backend: backend, supervisorPID: process.processIdentifier).waitFrozen()
+                // A stand-in directory changes unannounced: the next 5 s re-read finds it plugged in.
+                thawedPlugged = !thawedUnplugged && child.waitThawed(timeout: 8)
+                frozenAfter = thawedPlugged && child.waitFrozen()
                 kill(process.processIdentifier, SIGTERM)
             }
-        #expect(!ranUnplugged, "the task ran on battery: \(events())")
-        #expect(taskSeen, "the task never ran once plugged in: \(events())")
-        #expect(frozenAfter, "the worker was never frozen again after its task")
+        #expect(frozenBefore, "the kernel never showed the parked worker frozen: \(events())")
+        #expect(!thawedUnplugged, "the worker was thawed on battery: \(events())")
+        #expect(!readUnplugged, "the worker read its task on battery: \(events())")
+        #expect(thawedPlugged, "the kernel never showed the worker thawed once plugged in: \(events())")
+        #expect(frozenAfter, "the kernel never showed the worker frozen again after its task")
         #expect(run.status == 0, "\(run.stderr)")
-        let record = try #require((run.child["scheduled_tasks"] as? [[String: Any]])?.first)
-        #expect(record["outcome"] as? String == "success", "\(record)")
+        #expect(events().filter { $0.hasPrefix("task ") } == ["task t refresh 30000"], "the task ran once: \(events())")
+        let records = run.child["scheduled_tasks"] as? [[String: Any]] ?? []
+        #expect(records.count == 1 && records.first?["outcome"] as? String == "success", "\(records)")
     }
 }

@@ -2,10 +2,9 @@ import SuperviseProtocol
 @testable import SuperviseLifecycle
 
 /// Drives one ``ChildLifecycle`` on a virtual clock, as the event loop would.
-struct LifecycleHarness {
+struct LifecycleHarness: VirtualClockHarness {
     var machine: ChildLifecycle
     var now = Instant.zero
-    /// Every action since the last `take()`.
     var log: [LifecycleAction] = []
 
     init(freezerNotifies: Bool = false, start: RunStart = .configured,
@@ -17,17 +16,8 @@ struct LifecycleHarness {
 
     var state: ChildState { machine.state }
 
-    @discardableResult
-    mutating func handle(_ input: LifecycleInput) -> [LifecycleAction] {
-        let actions = machine.handle(input, at: now)
-        log += actions
-        return actions
-    }
+    mutating func decide(_ input: LifecycleInput) -> [LifecycleAction] { machine.handle(input, at: now) }
 
-    @discardableResult
-    mutating func request(_ request: Request) -> [LifecycleAction] { handle(.request(request)) }
-
-    /// Moves the clock to `seconds` after the start, ticking at every deadline on the way.
     mutating func advance(to seconds: Double) {
         let target = Instant(nanoseconds: Int64(seconds * 1e9))
         while let deadline = machine.nextDeadline, deadline <= target {
@@ -37,26 +27,10 @@ struct LifecycleHarness {
         now = max(now, target)
     }
 
-    mutating func advance(by seconds: Double) {
-        advance(to: Double(now.nanoseconds) / 1e9 + seconds)
-    }
-
     /// Moves the clock by `seconds` without a tick on the way, as when the supervisor was not
     /// running: whatever fell due meanwhile is due at once.
     mutating func sleep(by seconds: Double) {
         now = now + .nanoseconds(Int64(seconds * 1e9))
-    }
-
-    /// Returns and forgets the actions logged so far.
-    @discardableResult
-    mutating func take() -> [LifecycleAction] {
-        defer { log.removeAll() }
-        return log
-    }
-
-    /// The events sent since the last `take()`, without forgetting them.
-    var sent: [Event] {
-        log.compactMap { if case .send(let event) = $0 { event } else { nil } }
     }
 
     // MARK: Reaching each state

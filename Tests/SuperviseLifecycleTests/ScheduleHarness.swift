@@ -2,10 +2,9 @@ import SuperviseProtocol
 @testable import SuperviseLifecycle
 
 /// Drives one ``ChildCore`` with scheduled tasks on a virtual clock, as the shell would.
-struct ScheduleHarness {
+struct ScheduleHarness: VirtualClockHarness {
     var core: ChildCore
     var now = Instant.zero
-    /// Every action since the last `take()`.
     var log: [LifecycleAction] = []
 
     init(autostart: Bool = true, schedules: [ConfiguredSchedule] = [],
@@ -18,15 +17,7 @@ struct ScheduleHarness {
 
     var state: ChildState { core.status.state }
 
-    @discardableResult
-    mutating func handle(_ input: LifecycleInput) -> [LifecycleAction] {
-        let actions = core.handle(input, at: now).actions
-        log += actions
-        return actions
-    }
-
-    @discardableResult
-    mutating func request(_ request: Request) -> [LifecycleAction] { handle(.request(request)) }
+    mutating func decide(_ input: LifecycleInput) -> [LifecycleAction] { core.handle(input, at: now).actions }
 
     /// Moves the clock to `seconds` after the start, ticking at every deadline on the way; a
     /// freeze asked for is verified at once.
@@ -38,18 +29,6 @@ struct ScheduleHarness {
         }
         now = max(now, target)
     }
-
-    mutating func advance(by seconds: Double) { advance(to: Double(now.nanoseconds) / 1e9 + seconds) }
-
-    /// Returns and forgets the actions logged so far.
-    @discardableResult
-    mutating func take() -> [LifecycleAction] {
-        defer { log.removeAll() }
-        return log
-    }
-
-    /// The events sent since the last `take()`.
-    var sent: [Event] { log.compactMap { if case .send(let event) = $0 { event } else { nil } } }
 
     /// Launched, aware, moved to the background and frozen: suspended at 0 s.
     static func suspended(schedules: [ConfiguredSchedule] = [],
@@ -64,10 +43,8 @@ struct ScheduleHarness {
         return harness
     }
 
-    static func id(_ text: String) -> TaskID { TaskID(text)! }
-
-    static func schedule(_ id: String, _ kind: ScheduledTaskKind = .refresh, earliest seconds: Int64 = 0,
+    static func schedule(_ task: String, _ kind: ScheduledTaskKind = .refresh, earliest seconds: Int64 = 0,
                          requires: Set<ScheduleCondition> = []) -> Request {
-        .schedule(ScheduleRequest(id: Self.id(id), kind: kind, earliestMS: seconds * 1000, requires: requires))
+        .schedule(ScheduleRequest(id: id(task), kind: kind, earliestMS: seconds * 1000, requires: requires))
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// made for a task, its time, expiry, completion and the refreeze; on a virtual clock.
 @Suite(.timeLimit(.minutes(5))) struct ScheduleRuleTests {
     private typealias H = ScheduleHarness
-    private static let sync = H.id("sync")
+    private static let sync = id("sync")
 
     @Test func aSuspendedChildIsThawedForItsTaskWhenDueAndFrozenAgainWhenItCompletes() {
         var h = H.suspended()
@@ -73,7 +73,7 @@ import Testing
         h.take()
         #expect(h.handle(.background) == [
             .send(.willResignActive), .send(.didEnterBackground(seq: 1, windowMS: 5000, limitMS: 300_000)),
-            .send(.task(id: H.id("c"), kind: .processing, limitMS: 300_000)),
+            .send(.task(id: id("c"), kind: .processing, limitMS: 300_000)),
             .note("scheduled task c (processing) started: 300s"), .stateChanged(.background),
         ])
     }
@@ -124,10 +124,10 @@ import Testing
         #expect(h.request(H.schedule("one-more", earliest: 60))
             == [.send(.error(RequestError(code: .tooManySchedules, request: "schedule one-more refresh earliest=60000ms")))])
         #expect(h.request(H.schedule("t0", .processing, earliest: 120)) == [], "a second request of an ID replaces it")
-        #expect(h.core.work.pending[H.id("t0")]?.kind == .processing
-            && h.core.work.pending[H.id("t0")]?.dueAt == Instant.zero + .seconds(120))
-        #expect(h.request(.cancel(id: H.id("t1"))) == [])
-        #expect(h.request(.cancel(id: H.id("t1")))
+        #expect(h.core.work.pending[id("t0")]?.kind == .processing
+            && h.core.work.pending[id("t0")]?.dueAt == Instant.zero + .seconds(120))
+        #expect(h.request(.cancel(id: id("t1"))) == [])
+        #expect(h.request(.cancel(id: id("t1")))
             == [.send(.error(RequestError(code: .unknownID, request: "cancel t1")))])
         #expect(h.core.work.pending.count == ScheduledWork.requestLimit - 1)
     }
@@ -140,7 +140,7 @@ import Testing
         #expect(h.request(H.schedule("sync"))
             == [.send(.error(RequestError(code: .duplicateID, request: "schedule sync refresh")))])
         h.request(H.schedule("later", earliest: 60))
-        #expect(h.request(.begin(id: H.id("later"), name: nil))
+        #expect(h.request(.begin(id: id("later"), name: nil))
             == [.send(.error(RequestError(code: .duplicateID, request: "begin later")))])
     }
 
@@ -195,11 +195,11 @@ import Testing
         h.handle(.supervisorGap(.seconds(100)))
         h.handle(.tick)
         let started = h.sent.compactMap { if case .task(let id, _, _) = $0 { id } else { nil } }
-        #expect(started == [H.id("a")], "the earliest due first, one at a time")
+        #expect(started == [id("a")], "the earliest due first, one at a time")
         h.take()
-        h.request(.taskCompleted(id: H.id("a"), success: true))
+        h.request(.taskCompleted(id: id("a"), success: true))
         h.handle(.freezeVerified)
-        #expect(h.sent.contains(.task(id: H.id("b"), kind: .refresh, limitMS: 30000)), "then the next")
+        #expect(h.sent.contains(.task(id: id("b"), kind: .refresh, limitMS: 30000)), "then the next")
         #expect(h.core.work.pending.isEmpty)
     }
 
@@ -221,9 +221,9 @@ import Testing
         var h = H.suspended()
         h.handle(.conditions([]))
         h.request(H.schedule("sync", earliest: 3600, requires: [.network]))
-        #expect(h.handle(.runTask(H.id("sync"))).contains(.send(.task(id: H.id("sync"), kind: .refresh, limitMS: 30000))))
-        #expect(h.handle(.runTask(H.id("sync"))) == [.refuse("cannot run task sync: it is running")])
-        #expect(h.handle(.runTask(H.id("other")))
+        #expect(h.handle(.runTask(id("sync"))).contains(.send(.task(id: id("sync"), kind: .refresh, limitMS: 30000))))
+        #expect(h.handle(.runTask(id("sync"))) == [.refuse("cannot run task sync: it is running")])
+        #expect(h.handle(.runTask(id("other")))
             == [.refuse("cannot run task other: no scheduled task of that ID is pending")])
     }
 
@@ -233,8 +233,8 @@ import Testing
         h.request(.hello)
         h.request(H.schedule("sync", earliest: 3600))
         h.take()
-        #expect(h.handle(.runTask(H.id("sync"))) == [])
-        #expect(h.handle(.background).contains(.send(.task(id: H.id("sync"), kind: .refresh, limitMS: 30000))))
+        #expect(h.handle(.runTask(id("sync"))) == [])
+        #expect(h.handle(.background).contains(.send(.task(id: id("sync"), kind: .refresh, limitMS: 30000))))
     }
 }
 
@@ -245,18 +245,18 @@ import Testing
     @Test func aTaskCompletedWithFailureFailsTheChildAndASuccessDoesNot() {
         var h = H.suspended()
         h.request(H.schedule("ok"))
-        h.request(.taskCompleted(id: H.id("ok"), success: true))
+        h.request(.taskCompleted(id: id("ok"), success: true))
         h.handle(.freezeVerified)
         #expect(ChildVerdict(runs: h.core.runs, failedWaits: [], end: h.now).passed)
         h.request(H.schedule("bad"))
-        h.request(.taskCompleted(id: H.id("bad"), success: false))
+        h.request(.taskCompleted(id: id("bad"), success: false))
         let verdict = ChildVerdict(runs: h.core.runs, failedWaits: [], end: h.now)
         #expect(verdict.failures.count == 1)
         guard case .task(let task)? = verdict.failures.first else {
             Issue.record("\(verdict.failures)")
             return
         }
-        #expect(task.id == H.id("bad") && task.outcome == .failure)
+        #expect(task.id == id("bad") && task.outcome == .failure)
     }
 
     @Test func aTaskHeldPastItsTimeFailsAsItsExpiryViolation() {
@@ -269,7 +269,7 @@ import Testing
             Issue.record("\(verdict.failures)")
             return
         }
-        #expect(violation.kind == .expiry && violation.tasks.map(\.id) == [H.id("held")])
+        #expect(violation.kind == .expiry && violation.tasks.map(\.id) == [id("held")])
     }
 }
 
@@ -278,7 +278,7 @@ import Testing
     private typealias H = ScheduleHarness
 
     @Test func aLaunchThatTimesOutWaitingForHelloPutsTheTaskBack() {
-        let every = ConfiguredSchedule(id: H.id("sync"), kind: .refresh, every: .seconds(60))
+        let every = ConfiguredSchedule(id: id("sync"), kind: .refresh, every: .seconds(60))
         var h = H(autostart: false, schedules: [every]) { $0.aware = true; $0.launchTimeout = .seconds(5) }
         h.advance(to: 60)
         #expect(h.take() == [.startRun])
@@ -287,26 +287,26 @@ import Testing
         h.advance(to: 65)
         #expect(h.state == .terminating, "killed for the launch violation")
         h.handle(.exited(.signaled(9), treeEmpty: true))
-        #expect(h.core.work.pending[H.id("sync")]?.dueAt == Instant.zero + .seconds(60), "pending again, as it was")
+        #expect(h.core.work.pending[id("sync")]?.dueAt == Instant.zero + .seconds(60), "pending again, as it was")
         #expect(h.core.status.nextDeadline == nil, "an exited child waits for its next run")
     }
 
     @Test func aLaunchThatCannotExecPutsTheTaskBack() {
         var h = H(autostart: false)
         h.core = ChildCore(settings: LifecycleSettings(), restart: RestartRules(), freezerNotifies: false, autostart: false,
-                           schedules: [ConfiguredSchedule(id: H.id("sync"), kind: .refresh, every: .seconds(1))])
+                           schedules: [ConfiguredSchedule(id: id("sync"), kind: .refresh, every: .seconds(1))])
         h.advance(to: 1)
         h.handle(.spawnFailed(status: 127))
-        #expect(h.core.work.pending[H.id("sync")] != nil)
+        #expect(h.core.work.pending[id("sync")] != nil)
     }
 
     @Test func anAwareChildLaunchedForATaskStartsItsTimeAtItsHello() {
-        var h = H(autostart: false, schedules: [ConfiguredSchedule(id: H.id("sync"), kind: .refresh, every: .seconds(60))]) {
+        var h = H(autostart: false, schedules: [ConfiguredSchedule(id: id("sync"), kind: .refresh, every: .seconds(60))]) {
             $0.aware = true
         }
         h.advance(to: 60)
         h.handle(.launched)
-        #expect(h.state == .launching && h.sent.contains(.task(id: H.id("sync"), kind: .refresh, limitMS: 30000)))
+        #expect(h.state == .launching && h.sent.contains(.task(id: id("sync"), kind: .refresh, limitMS: 30000)))
         h.now = Instant.zero + .seconds(62)
         h.request(.hello)
         #expect(h.state == .background)
@@ -327,9 +327,9 @@ import Testing
         h.handle(.runOver)
         h.take()
         #expect(h.core.status.nextDeadline == nil, "an exited child's task waits for its next run")
-        #expect(h.handle(.runTask(H.id("sync"))) == [.startRun])
+        #expect(h.handle(.runTask(id("sync"))) == [.startRun])
         h.handle(.launched)
-        #expect(h.sent.contains(.task(id: H.id("sync"), kind: .refresh, limitMS: 30000)))
+        #expect(h.sent.contains(.task(id: id("sync"), kind: .refresh, limitMS: 30000)))
         #expect(h.core.work.pending.isEmpty)
     }
 
@@ -339,6 +339,6 @@ import Testing
         h.request(H.schedule("sync", earliest: 3600))
         h.handle(.terminate(escalate: false))
         h.handle(.exited(.exited(0), treeEmpty: true))
-        #expect(h.handle(.runTask(H.id("sync"))) == [.refuse("cannot run task sync: the child was told to terminate")])
+        #expect(h.handle(.runTask(id("sync"))) == [.refuse("cannot run task sync: the child was told to terminate")])
     }
 }

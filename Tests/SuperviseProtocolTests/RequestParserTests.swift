@@ -1,18 +1,7 @@
 import SuperviseProtocol
 import Testing
 
-@Suite(.timeLimit(.minutes(5))) struct RequestParserTests {
-    private func parse(_ text: String) -> Result<Request, RequestError>? {
-        RequestParser.parse(Array(text.utf8))
-    }
-
-    private func code(_ text: String) -> ProtocolErrorCode? {
-        guard case .failure(let error) = parse(text) else { return nil }
-        return error.code
-    }
-
-    private func id(_ text: String) -> TaskID { TaskID(text)! }
-
+@Suite(.timeLimit(.minutes(5))) struct RequestParserTests: RequestParsing {
     @Test func emptyLineIsIgnored() {
         #expect(parse("") == nil)
     }

@@ -2,18 +2,7 @@ import SuperviseProtocol
 import Testing
 
 /// `schedule`, `cancel`, `task-completed` and the `task` event: parsed, refused, encoded.
-@Suite(.timeLimit(.minutes(5))) struct ScheduleRequestTests {
-    private func parse(_ text: String) -> Result<Request, RequestError>? {
-        RequestParser.parse(Array(text.utf8))
-    }
-
-    private func code(_ text: String) -> ProtocolErrorCode? {
-        guard case .failure(let error) = parse(text) else { return nil }
-        return error.code
-    }
-
-    private func id(_ text: String) -> TaskID { TaskID(text)! }
-
+@Suite(.timeLimit(.minutes(5))) struct ScheduleRequestTests: RequestParsing {
     private func line(_ request: Request) -> String { request.line }
 
     @Test func parsesScheduleWithAndWithoutOptions() {
