@@ -223,8 +223,15 @@ import SuperviseTestSupport
             SkipReason.check("memory was pressed meanwhile (some total \(stalled))", skipping: "idleness", in: "MemoryPressureTests")
             return
         }
+        // Pressure at the start (other suites run beside this one) sets a level, whose easing is
+        // a timer due within the 3 s: a wake that is no poll.
+        let changes = pressure?["changes"] as? [Any] ?? []
+        guard changes.isEmpty else {
+            SkipReason.check("the pressure level changed during the run (\(changes))", skipping: "idleness", in: "MemoryPressureTests")
+            return
+        }
         #expect(!before.isEmpty)
-        #expect(before == after, "context switches while idle: \(before) -> \(after)")
+        #expect(before == after, "context switches while idle: \(before) -> \(after)\n\(run.stderr)")
     }
 
     /// Not asked for, pressure is not watched: nothing is logged of it, the report says null.
