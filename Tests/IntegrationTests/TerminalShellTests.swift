@@ -31,7 +31,8 @@ import SuperviseTestSupport
             .send("one\n"), .expect(#"one\r\none\r\n"#),
             .send("\u{1A}"), .expect(#"Stopped"#), Self.prompt,
             .pause(1),
-            .send("fg\n"), .expect("continued after"),
+            // The supervisor's lines about the continue come before cat's echo is looked for.
+            .send("fg\n"), .expect("continued after"), .expect("its main process was continued"),
             .send("two\n"), .expect(#"two\r\ntwo\r\n"#),
             .send("\u{04}"), Self.prompt,
             .send("echo status=$?\n"), .expect("status=0"), Self.prompt,
