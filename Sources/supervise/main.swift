@@ -3,12 +3,28 @@ import SuperviseConfig
 import SuperviseSystem
 
 /// `message` on one line: ArgumentParser's list of allowed values (`  - trace` lines) joined
-/// with commas, and any other line break in what the user typed escaped.
+/// with commas, any other line break in what the user typed escaped, and each unexpected
+/// argument it quotes cut to an excerpt.
 func oneLine(_ message: String) -> String {
+    let message = excerptingUnexpected(message)
     let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
     let items = lines.dropFirst().map { $0.drop { $0 == " " } }
     guard !items.isEmpty, items.allSatisfy({ $0.hasPrefix("- ") }) else { return ControlEscapes.escaped(message) }
     return ControlEscapes.escaped(lines[0] + " " + items.map { $0.dropFirst(2) }.joined(separator: ", "))
+}
+
+/// ArgumentParser's "Unexpected argument 'X'" and "N unexpected arguments: 'X', 'Y'" quote each
+/// argument whole (three of 2,000 bytes made a 7 KB line): each is cut to an excerpt, as the
+/// supervisor's own messages quote one.
+func excerptingUnexpected(_ message: String) -> String {
+    for opening in ["Unexpected argument '", " unexpected arguments: '"] {
+        guard let start = message.firstRange(of: opening), message.count > opening.count, message.hasSuffix("'"),
+              opening.first == " " || start.lowerBound == message.startIndex else { continue }
+        let list = message[start.upperBound..<message.index(before: message.endIndex)]
+        let quoted = list.split(separator: "', '", omittingEmptySubsequences: false).map { "'\(ControlText.excerpt($0))'" }
+        return message[..<start.upperBound].dropLast() + quoted.joined(separator: ", ")
+    }
+    return message
 }
 
 /// The first word of ArgumentParser's "Unexpected argument 'X'" or "2 unexpected arguments: 'X', 'Y'".

@@ -36,6 +36,21 @@ import SuperviseTestSupport
         }
     }
 
+    /// ArgumentParser quotes unexpected arguments whole: three of 2,368 bytes (what seed
+    /// 1064006362 made) gave a 7 KB line; each is quoted in part, as the supervisor's own.
+    @Test func longUnexpectedArgumentsAreQuotedInPart() {
+        let long = String(repeating: "a", count: 2_368)
+        for arguments in [[long, long, long], [long]] {
+            do {
+                _ = try SuperviseCommand.parse(arguments)
+                Issue.record("\(arguments.count) unexpected arguments were taken")
+            } catch {
+                let line = oneLine(SuperviseCommand.message(for: error))
+                #expect(line.utf8.count < 400 && line.contains("'\(long.prefix(80))…'"), "\(line.prefix(300))")
+            }
+        }
+    }
+
     /// One to three changes to the argument vector: an argument's bytes mutated, an argument
     /// inserted, dropped or repeated, or a splice with another vector.
     static func mutate(_ input: [String], splicingFrom other: [String], _ random: inout SeededGenerator) -> [String] {
