@@ -106,25 +106,22 @@ import SuperviseTestSupport
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["-qec", "\(Supervise.binary) --name w -- sleep 300", "/dev/null"]
-        let input = Pipe.closedOnExec(), output = Pipe.closedOnExec()
+        let input = Pipe.closedOnExec()
         process.standardInput = input
-        process.standardOutput = output
-        let text = LockedData()
-        output.fileHandleForReading.readabilityHandler = { text.append($0.availableData) }
+        let text = CapturedOutput(of: process)
         try process.run()
         defer {
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
-            output.fileHandleForReading.readabilityHandler = nil
         }
         input.fileHandleForWriting.write(Data("foreground nobody\nstatus\n".utf8))
-        #expect(eventually(timeout: 10) { text.string.contains("\"state\":\"active\"") }, "status ran after the mistake: \(text.string)")
+        #expect(eventually(timeout: 10) { text.stdout.contains("\"state\":\"active\"") }, "status ran after the mistake: \(text.stdout)")
         input.fileHandleForWriting.write(Data("terminate\n".utf8))
-        #expect(eventually(timeout: 10) { !process.isRunning }, "\(text.string)")
-        let errors = text.string.split(separator: "\n").filter { $0.contains("error:") }
-        #expect(errors.count == 1, "\(text.string)")
+        #expect(eventually(timeout: 10) { !process.isRunning }, "\(text.stdout)")
+        let errors = text.stdout.split(separator: "\n").filter { $0.contains("error:") }
+        #expect(errors.count == 1, "\(text.stdout)")
         #expect(errors.first?.contains("stdin line 1: no child has that name (children: w)") == true, "\(errors)")
-        #expect(!text.string.contains("terminating every child"), "\(text.string)")
-        #expect(process.terminationStatus == 0, "\(text.string)")
+        #expect(!text.stdout.contains("terminating every child"), "\(text.stdout)")
+        #expect(process.terminationStatus == 0, "\(text.stdout)")
     }
 }

@@ -60,13 +60,12 @@ enum Supervise {
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["--report", reportPath] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let input = Pipe.closedOnExec(), output = Pipe.closedOnExec(), errors = Pipe.closedOnExec()
+        let input = Pipe.closedOnExec()
         process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        let outputData = LockedData(), errorData = LockedData()
-        output.fileHandleForReading.readabilityHandler = { outputData.append($0.availableData) }
-        errors.fileHandleForReading.readabilityHandler = { errorData.append($0.availableData) }
+        // Read on threads of their own (CapturedOutput), not with `readabilityHandler`: under load
+        // corelibs Foundation's handler closed a descriptor number another test's pipe had taken
+        // by then, and that test's write to its own pipe trapped on EBADF (swiftlang/swift#57827).
+        let captured = CapturedOutput(of: process)
         let start = Date()
         try process.run()
         input.fileHandleForWriting.write(Data(stdin.utf8))
@@ -79,13 +78,10 @@ enum Supervise {
             process.waitUntilExit()
         }
         process.waitUntilExit()
-        output.fileHandleForReading.readabilityHandler = nil
-        errors.fileHandleForReading.readabilityHandler = nil
-        outputData.append(output.fileHandleForReading.readDataToEndOfFile())
-        errorData.append(errors.fileHandleForReading.readDataToEndOfFile())
+        captured.expectEnd(of: "supervise \(arguments.prefix(3).joined(separator: " "))", timeout: 10)
         let report = (try? Data(contentsOf: URL(fileURLWithPath: reportPath)))
             .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
-        return SuperviseRun(status: process.terminationStatus, stdout: outputData.string, stderr: errorData.string,
+        return SuperviseRun(status: process.terminationStatus, stdout: captured.stdout, stderr: captured.stderr,
                             report: report, elapsed: Date().timeIntervalSince(start))
     }
 }
