@@ -79,7 +79,7 @@ import SuperviseTestSupport
         for _ in 0..<Int.random(in: 1...3, using: &random) {
             let numbers = numberRanges(in: bytes), strings = stringRanges(in: bytes)
             switch Int.random(in: 0..<6, using: &random) {
-            case 0, 1 where !numbers.isEmpty:
+            case 0...1 where !numbers.isEmpty:
                 bytes.replaceSubrange(numbers.randomElement(using: &random)!,
                                       with: Array(extremeNumbers.randomElement(using: &random)!.utf8))
             case 2 where !numbers.isEmpty:
