@@ -3,7 +3,8 @@ import Testing
 import SuperviseTestSupport
 
 /// The Python example's scheduled refresh (`REFRESH_EVERY`), against the supervisor's side of the
-/// wire written by hand: its events on stdin, its requests read from stdout.
+/// wire written by hand: its events on stdin, its requests read from stdout. Under the real
+/// `supervise`, parked and woken for it: `ExampleSchedulingTests`.
 @Suite(.blockingThreads, .serialized, .timeLimit(.minutes(2))) struct PythonSchedulingTests {
     /// Runs `examples/python/worker.py` with `events` written at once, and closes its events once
     /// its requests say `enough` (or 10 s passed): the requests and what it logged.

@@ -71,6 +71,51 @@ import SuperviseTestSupport
         #expect(run.exit["by"] as? String == "violation")
     }
 
+    /// Requests are kept across runs, as iOS keeps them across launches: a worker reclaimed while
+    /// suspended (a 1 KiB `--suspended-memory` budget) is launched into the background for its task
+    /// when it is due, told it was reclaimed, and completes it.
+    @Test(arguments: Backend.usable(in: "ScheduledTaskTests"))
+    func aReclaimedWorkerIsLaunchedForItsDueTaskAndCompletesIt(backend: Backend) throws {
+        let live = try LiveSupervise(["--freezer", backend.rawValue, "--freeze-timeout", "5", "--window", "0.5",
+                                      "--suspended-memory", "1K", "--name", "worker", "--", Supervise.worker("aware-worker.sh")],
+                                     environment: ["WORKER_LOG": log, "WORKER_REQUESTS": "schedule t refresh earliest=5",
+                                                   // Time to see its new process while it runs the task.
+                                                   "WORKER_TASK_SECONDS": "1.5"])
+        defer { live.stop() }
+        let child = SupervisedChild(backend: backend, supervisorPID: live.pid)
+        var firstPID: Int32?
+        #expect(eventually(timeout: 20) { firstPID = child.pid; return firstPID != nil }, "never started: \(live.log)")
+        live.send(["background", "wait not-running timeout=20s"])
+        let reclaimed = try #require(live.status(timeout: 30), "no status: \(live.log)")
+        #expect(reclaimed["state"] as? String == "not-running" && reclaimed["scheduled"] as? [String] == ["t"], "\(reclaimed)")
+        #expect((reclaimed["reclaimed"] as? String)?.hasPrefix("reclaimed: suspended children held ") == true, "\(reclaimed)")
+        #expect(firstPID.map { kill($0, 0) == -1 && errno == ESRCH } == true, "the kernel still has the reclaimed pid \(firstPID ?? 0)")
+        #expect(!events().contains { $0.hasPrefix("task ") }, "the task ran before the reclaim: \(events())")
+
+        let relaunch = ["did-finish-launching background reclaimed", "did-enter-background 1 500 30000", "task t refresh 30000"]
+        let launched = eventually(timeout: 20) { events().contains(relaunch[2]) }
+        let secondPID = child.pid
+        // Once it completes the task it is parked, so reclaimed again.
+        live.send(["wait not-running timeout=20s", "terminate"])
+        let run = live.finish()
+        #expect(launched, "never launched for its task: \(events())\n\(run.stderr)")
+        let seen = events()
+        let task = try #require(seen.firstIndex(of: relaunch[2]), "\(seen)")
+        #expect(Array(seen[(task - 2)...task]) == relaunch, "the launch for the task: \(seen)")
+        #expect(!seen.contains { $0.hasPrefix("will-terminate") }, "a reclaim sends no event: \(seen)")
+        #expect(secondPID != nil && secondPID != firstPID, "a new process: \(firstPID ?? 0), then \(secondPID ?? 0)")
+        #expect(run.status == 0, "a reclaim is never a failure: \(run.stderr)")
+        let record = try #require(scheduled(run).first, "no scheduled task in the report")
+        #expect(record["outcome"] as? String == "success", "\(record)")
+        let runs = run.child["runs"] as? [[String: Any]] ?? []
+        #expect(runs.count >= 2 && runs.prefix(2).allSatisfy { ($0["exit"] as? [String: Any])?["by"] as? String == "reclaim" },
+                "reclaimed, launched for the task, reclaimed again: \(runs)")
+        #expect(run.timeline("note").contains("launched for scheduled task t"), "\(run.timeline("note"))")
+        let started = try #require(record["started_ms"] as? Double)
+        let reclaimNotes = run.timeline.filter { ($0["text"] as? String)?.hasPrefix("reclaimed: ") == true }
+        #expect((reclaimNotes.first?["t_ms"] as? Double).map { $0 < started } == true, "reclaimed before the task: \(reclaimNotes), \(record)")
+    }
+
     /// A config schedule of a child never started: `run-task` launches it straight into the
     /// background for the task, which it completes, and it is frozen.
     @Test func runTaskLaunchesANotRunningChildForItsConfiguredTask() throws {

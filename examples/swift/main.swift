@@ -9,6 +9,13 @@
 // (CACHE_MIB, default 8 MiB) that it frees on its first memory warning, as an iOS app frees
 // caches in applicationDidReceiveMemoryWarning.
 //
+// REFRESH_EVERY (seconds; unset: never) makes it a BackgroundTasks app too, as one with a
+// BGAppRefreshTask: it registers a launch handler for the task `refresh` with
+// BackgroundTaskScheduler and submits an AppRefreshTaskRequest that far ahead. Parked, it is
+// woken for it in the background; it refreshes for REFRESH_SECONDS (default 0.2) in a
+// detached task, completes the task (with failure if its expiration handler stopped it
+// first), and submits the next, as an iOS app resubmits from its handler.
+//
 //   swift build --product swift-worker-example
 //   supervise --aware --window 0.5 -- "$(swift build --show-bin-path)/swift-worker-example"
 //
@@ -27,11 +34,11 @@ func log(_ message: String) {
     line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
 }
 
-/// A save that takes `seconds` and can be cancelled from another thread.
-final class Save: Sendable {
+/// Work (a save, a refresh) that takes `seconds` and can be cancelled from another thread.
+final class Job: Sendable {
     private let cancelled = Mutex(false)
 
-    /// Waits out the save in 50 ms steps; returns false when it was cancelled first.
+    /// Waits out the work in 50 ms steps; returns false when it was cancelled first.
     func run(seconds: Double) -> Bool {
         var remaining = seconds
         while remaining > 0 {
@@ -65,7 +72,7 @@ final class Worker: SuperviseApplicationDelegate {
 
     func applicationDidEnterBackground(_ app: SuperviseApplication) {
         log("in the background: at most \(Int(app.backgroundTimeRemaining)) s left; saving state")
-        let save = Save()
+        let save = Job()
         app.performExpiringActivity(withReason: "save state") { [workSeconds] expired in
             if expired {
                 log("background time is up: cancelling the save")
@@ -98,8 +105,45 @@ final class Worker: SuperviseApplicationDelegate {
     }
 }
 
-let workSeconds = getenv("WORK_SECONDS").flatMap { Double(String(cString: $0)) } ?? 1
+/// The scheduled refresh: registered once, submitted again each time it completes.
+struct Refresh: Sendable {
+    let every: Double
+    let seconds: Double
+    let scheduler: BackgroundTaskScheduler
+
+    /// Registers the launch handler (before the first submission can start it) and submits.
+    func start() {
+        scheduler.register(forTaskWithIdentifier: "refresh") { task in
+            log("woken for \(task.kind.rawValue) task \(task.identifier) (\(Int(task.limit / .milliseconds(1))) ms)")
+            let refresh = Job()
+            task.expirationHandler = { refresh.cancel() }
+            // The launch handler returns at once; the task keeps the worker running.
+            Task.detached {
+                let finished = refresh.run(seconds: seconds)
+                log(finished ? "refresh finished" : "refresh stopped by expire")
+                task.setTaskCompleted(success: finished)
+                submit()
+            }
+        }
+        submit()
+    }
+
+    func submit() {
+        do {
+            try scheduler.submit(AppRefreshTaskRequest(identifier: "refresh", earliestBeginDate: .milliseconds(Int64(every * 1000))))
+        } catch {
+            log("the refresh was not scheduled: \(error)")
+        }
+    }
+}
+
+func setting(_ name: String) -> Double? { getenv(name).flatMap { Double(String(cString: $0)) } }
+
+let workSeconds = setting("WORK_SECONDS") ?? 1
 let cacheMiB = getenv("CACHE_MIB").flatMap { Int(String(cString: $0)) } ?? 8
 let app = SuperviseApplication.launch(delegate: Worker(workSeconds: workSeconds, cacheMiB: cacheMiB))
 if !app.isSupervised { log("not running under supervise; nothing will suspend this process") }
+if app.isSupervised, let every = setting("REFRESH_EVERY") {
+    Refresh(every: every, seconds: setting("REFRESH_SECONDS") ?? 0.2, scheduler: app.taskScheduler).start()
+}
 while true { pause() }
