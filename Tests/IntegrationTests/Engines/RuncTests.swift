@@ -14,31 +14,7 @@ struct RuncTests {
 
     @Test(.skip("runc", because: EngineGate.skipReason(RuncContainer.missingReason, DeployExampleTests.yamlMissingReason), in: suite))
     func thePodsStopAsARuntimePlaysItWithRunc() throws {
-        let pod = try ContainerPodTests.Pod()
-        let container = try RuncContainer(pod.arguments.dropLast() + ["/workers/aware-worker.sh"],
-                                          environment: ["WORKER_ON_BACKGROUND=task", "WORKER_TASK_SECONDS=1"])
-        defer { container.remove() }
-        _ = try container.hostPID()
-        #expect(try container.exec(["cat", "/proc/1/cmdline"]).output.hasPrefix("/usr/local/bin/supervise\0"), "supervise is pid 1: \(container.logs())")
-        #expect(eventually(timeout: 30) { (try? container.exec(["test", "-S", "/run/supervise.sock"]))?.status == 0 },
-                "the control socket was never made: \(container.logs())")
-        let hook = try container.exec(pod.preStop)
-        #expect(hook.status == 0, "the preStop hook: \(hook.output)")
-        try container.kill("TERM")
-        var status = container.exitStatus(timeout: Double(pod.gracePeriod))
-        if status == nil {
-            Issue.record("supervise outlived terminationGracePeriodSeconds: \(container.logs())")
-            _ = try? container.cli.run(["kill", "--all", container.id, "KILL"])
-            status = container.exitStatus(timeout: 10)
-        }
-        #expect(status == 0, "\(container.logs())")
-        let states = ContainerPodTests.states(in: container.logs().replacingOccurrences(of: "supervise: aware-worker.sh: ", with: "supervise: worker: "))
-        #expect(states.firstIndex(of: "suspended").map { $0 < (states.firstIndex(of: "terminating") ?? 0) } == true,
-                "suspended by the hook, then terminated by SIGTERM: \(states)")
-        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: container.reports.file(pod.reportName)))) as? [String: Any]
-        #expect(report?["exit_status"] as? Int == 0)
-        let exit = (report?["children"] as? [[String: Any]])?.first?["exit"] as? [String: Any]
-        #expect(exit?["by"] as? String == "terminate" && exit?["in_time"] as? Bool == true, "\(exit ?? [:])")
+        try ContainerPodTests.playThePodsStop(start: RuncContainer.starter(binds: [ContainerPodTests.worker]))
     }
 
     /// Why the runc suite can't run here, or nil.

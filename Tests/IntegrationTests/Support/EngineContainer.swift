@@ -42,12 +42,12 @@ struct EngineContainer: SupervisedContainer {
         return container
     }
 
-    /// How a suite starts containers on `engine`: `environment` as `-e`, `options` given to
-    /// `run`, and `prefix` before supervise's arguments (a shell `entrypoint`'s own).
-    static func starter(on engine: EngineCLI, options: [String] = [], entrypoint: String = "/usr/local/bin/supervise",
-                        prefix: [String] = []) -> ContainerStart<EngineContainer> {
+    /// How a suite starts containers of `image` on `engine`: `environment` as `-e`, `options`
+    /// given to `run`, and `prefix` before supervise's arguments (a shell `entrypoint`'s own).
+    static func starter(on engine: EngineCLI, options: [String] = [], image: String = baseImage,
+                        entrypoint: String = "/usr/local/bin/supervise", prefix: [String] = []) -> ContainerStart<EngineContainer> {
         { arguments, environment in
-            try start(on: engine, prefix + arguments, options: options + environment.flatMap { ["-e", $0] }, entrypoint: entrypoint)
+            try start(on: engine, prefix + arguments, options: options + environment.flatMap { ["-e", $0] }, image: image, entrypoint: entrypoint)
         }
     }
 

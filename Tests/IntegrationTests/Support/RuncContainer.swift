@@ -34,10 +34,11 @@ final class RuncContainer: SupervisedContainer, @unchecked Sendable {
     /// `runc --root STATE`.
     var cli: EngineCLI { EngineCLI(name: "runc", command: [Self.runcPath, "--root", bundle.file("state")], runOptions: []) }
 
-    /// Starts `supervise ARGUMENTS` as the container's pid 1, with `environment` (`NAME=value`).
-    /// With `cgroup2`, the container gets a private cgroup namespace and runc mounts its cgroup2
-    /// writable at /sys/fs/cgroup/unified, where this hybrid host has it.
-    init(_ arguments: [String], environment: [String] = [], cgroup2: Bool = false) throws {
+    /// Starts `supervise ARGUMENTS` as the container's pid 1, with `environment` (`NAME=value`)
+    /// and `binds` mounted read-only besides `EngineContainer`'s. With `cgroup2`, the container
+    /// gets a private cgroup namespace and runc mounts its cgroup2 writable at
+    /// /sys/fs/cgroup/unified, where this hybrid host has it.
+    init(_ arguments: [String], environment: [String] = [], binds: [(source: String, destination: String)] = [], cgroup2: Bool = false) throws {
         try cli.checked(["spec", "--bundle", bundle.path])
         let configPath = bundle.file("config.json")
         guard var config = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: configPath))) as? [String: Any],
@@ -50,7 +51,7 @@ final class RuncContainer: SupervisedContainer, @unchecked Sendable {
         process["env"] = (process["env"] as? [String] ?? []) + environment
         config["process"] = process
         config["root"] = ["path": try Self.rootfs.get(), "readonly": true]
-        mounts += EngineContainer.binds(reports: reports, image: EngineContainer.baseImage).map {
+        mounts += (EngineContainer.binds(reports: reports, image: EngineContainer.baseImage) + binds.map { ($0.source, $0.destination, true) }).map {
             ["destination": $0.destination, "type": "bind", "source": $0.source, "options": ["rbind"] + ($0.readOnly ? ["ro"] : [])]
         }
         mounts += [["destination": "/run", "type": "tmpfs", "source": "tmpfs", "options": ["nosuid", "nodev", "mode=755"]],
@@ -74,8 +75,8 @@ final class RuncContainer: SupervisedContainer, @unchecked Sendable {
     }
 
     /// How `RuncTests` starts the scenarios the engine suites play on Docker and Podman.
-    static func starter(cgroup2: Bool = false) -> ContainerStart<RuncContainer> {
-        { arguments, environment in try RuncContainer(arguments, environment: environment, cgroup2: cgroup2) }
+    static func starter(binds: [(source: String, destination: String)] = [], cgroup2: Bool = false) -> ContainerStart<RuncContainer> {
+        { arguments, environment in try RuncContainer(arguments, environment: environment, binds: binds, cgroup2: cgroup2) }
     }
 
     /// What supervise and runc wrote.
