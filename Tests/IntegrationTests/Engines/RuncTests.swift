@@ -12,13 +12,13 @@ extension EngineSuites {
 struct RuncTests {
     static let suite = "RuncTests"
 
+    /// Why the runc suite can't run here, or nil.
+    static let skipReason = EngineGate.skipReason(RuncContainer.missingReason)
+
     @Test(.skip("runc", because: EngineGate.skipReason(RuncContainer.missingReason, DeployExampleTests.yamlMissingReason), in: suite))
     func thePodsStopAsARuntimePlaysItWithRunc() throws {
         try ContainerPodTests.playThePodsStop(start: RuncContainer.starter(binds: [ContainerPodTests.worker]))
     }
-
-    /// Why the runc suite can't run here, or nil.
-    static let skipReason = EngineGate.skipReason(RuncContainer.missingReason)
 
     @Test(.skip("runc", because: skipReason, in: suite))
     func runcKillUSR1BackgroundsAndUSR2ForegroundsTheWorker() throws {
