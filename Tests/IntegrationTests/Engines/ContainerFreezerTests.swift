@@ -4,7 +4,8 @@ import Testing
 
 extension EngineSuites {
 /// What freezer supervise's `auto` gets in a real Docker container on this hybrid host, checked
-/// from the host; and `docker pause` of the whole container while the worker holds a task.
+/// from the host; and `docker pause` of the whole container while the worker holds a task. The
+/// scenarios that runc alone can play too take how to start a container, for `RuncTests`.
 @Suite(.blockingThreads, .serialized, .timeLimit(.minutes(10)))
 struct ContainerFreezerTests {
     static let suite = "ContainerFreezerTests"
@@ -20,11 +21,10 @@ struct ContainerFreezerTests {
             : nil
     }()
 
-    /// `supervise --control none --name worker -- true` in a container made with `options`: the
+    /// `supervise --control none --name worker -- true` in a container `start` makes: the
     /// freezer `auto` took, from the report, and its log lines.
-    func auto(on cli: EngineCLI, _ options: [String], entrypoint: String = "/usr/local/bin/supervise", prefix: [String] = []) throws -> (freezer: String?, log: String) {
-        let container = try EngineContainer.start(on: cli, prefix + ["--control", "none", "--report", "/reports/report.json", "--name", "worker", "--", "true"],
-                                                  options: options, entrypoint: entrypoint)
+    static func auto<Container: SupervisedContainer>(start: ContainerStart<Container>) throws -> (freezer: String?, log: String) {
+        let container = try start(["--control", "none", "--report", "/reports/report.json", "--name", "worker", "--", "true"], [])
         defer { container.remove() }
         let status = container.exitStatus(timeout: 30)
         let log = container.logs()
@@ -39,10 +39,15 @@ struct ContainerFreezerTests {
     static let cgroup2Script = ["-c", "mkdir -p /sys/fs/cgroup/unified && mount -t cgroup2 none /sys/fs/cgroup/unified && exec /usr/local/bin/supervise \"$@\"", "sh"]
     static let cgroup2Options = ["--cgroupns", "private", "--cap-add", "SYS_ADMIN"]
 
+    /// Containers on `cli` with a private cgroup namespace and cgroup2 mounted inside.
+    static func cgroup2Starter(on cli: EngineCLI) -> ContainerStart<EngineContainer> {
+        EngineContainer.starter(on: cli, options: cgroup2Options, entrypoint: "/bin/sh", prefix: cgroup2Script)
+    }
+
     @Test(.skip("container engines", because: EngineGate.skipReason, in: suite), arguments: Engine.allCases)
     func anUnprivilegedContainerGetsSigstop(engine: Engine) throws {
         guard let cli = engine.started(in: Self.suite) else { return }
-        let (freezer, log) = try auto(on: cli, [])
+        let (freezer, log) = try Self.auto(start: EngineContainer.starter(on: cli))
         #expect(freezer == "sigstop", "\(log)")
         // Both engines on this hybrid host mount only the v1 hierarchies, read-only.
         #expect(log.contains("cgroup2 passed over") && log.contains("cgroup1 passed over: cgroup v1 freezer at /sys/fs/cgroup/freezer is not writable"), "\(log)")
@@ -60,7 +65,7 @@ struct ContainerFreezerTests {
             SkipReason.check(refusal, skipping: "the freezer of a --privileged Docker container", in: Self.suite)
             return
         }
-        let (freezer, log) = try auto(on: cli, ["--privileged"])
+        let (freezer, log) = try Self.auto(start: EngineContainer.starter(on: cli, options: ["--privileged"]))
         #expect(freezer == "cgroup1", "\(log)")
         #expect(log.contains("cgroup1 at /sys/fs/cgroup/freezer: usable"), "\(log)")
     }
@@ -68,7 +73,12 @@ struct ContainerFreezerTests {
     @Test(.skip("container engines", because: EngineGate.skipReason, in: suite), arguments: Engine.allCases)
     func aPrivateCgroupNamespaceWithCgroup2MountedGetsCgroup2(engine: Engine) throws {
         guard let cli = engine.started(in: Self.suite) else { return }
-        let (freezer, log) = try auto(on: cli, Self.cgroup2Options, entrypoint: "/bin/sh", prefix: Self.cgroup2Script)
+        try Self.aPrivateCgroupNamespaceWithCgroup2MountedGetsCgroup2(start: Self.cgroup2Starter(on: cli))
+    }
+
+    /// `start` makes containers with a private cgroup namespace and its cgroup2 mounted.
+    static func aPrivateCgroupNamespaceWithCgroup2MountedGetsCgroup2<Container: SupervisedContainer>(start: ContainerStart<Container>) throws {
+        let (freezer, log) = try auto(start: start)
         #expect(freezer == "cgroup2", "\(log)")
         #expect(log.contains("cgroup2 at /sys/fs/cgroup/unified: usable"), "\(log)")
     }
@@ -84,50 +94,60 @@ struct ContainerFreezerTests {
     @Test(.skip("container engines", because: EngineGate.skipReason, in: suite), arguments: Engine.allCases)
     func cgroup2FreezesTheWorkerInsideTheContainerAsTheHostSees(engine: Engine) throws {
         guard let cli = engine.started(in: Self.suite) else { return }
-        let container = try EngineContainer.start(on: cli, Self.cgroup2Script + ["--control", "none", "--socket", "/run/supervise.sock", "--freezer", "cgroup2",
-                                                                       "--name", "worker", "--", "/workers/aware-worker.sh"],
-                                                  options: Self.cgroup2Options, entrypoint: "/bin/sh")
+        try Self.cgroup2FreezesTheWorkerInsideTheContainerAsTheHostSees(start: Self.cgroup2Starter(on: cli))
+    }
+
+    /// `start` makes containers with a private cgroup namespace and its cgroup2 mounted: USR1
+    /// freezes the worker's cgroup (seen in the host's `cgroup.events`), USR2 thaws it, and
+    /// supervise's cgroup is gone after the stop.
+    static func cgroup2FreezesTheWorkerInsideTheContainerAsTheHostSees<Container: SupervisedContainer>(start: ContainerStart<Container>) throws {
+        let container = try start(["--control", "none", "--socket", "/run/supervise.sock", "--freezer", "cgroup2",
+                                   "--name", "worker", "--", "/workers/aware-worker.sh"], [])
         defer { container.remove() }
         #expect(ContainerSignalTests.ctl(container, "wait active timeout=30s").status == 0, "\(container.logs())")
         let worker = try ContainerSignalTests.hostWorker(container)
-        let cgroup = try Self.hostCgroup(of: worker, hierarchy: "", under: ContainerCgroups.v2Mount)
+        let cgroup = try hostCgroup(of: worker, hierarchy: "", under: ContainerCgroups.v2Mount)
         #expect(cgroup.contains("/supervise-"), "the worker is in supervise's own cgroup: \(cgroup)")
         let probe = FreezeProbe(backend: .cgroup2, cgroup: cgroup)
-        try container.engine.checked(["kill", "-s", "USR1", container.name])
+        try container.kill("USR1")
         #expect(ContainerSignalTests.ctl(container, "wait suspended timeout=10s").status == 0, "\(container.logs())")
         #expect(probe.unfrozen(ProcessInspector.tree(of: worker)) == [])
         #expect(!ProcessInspector.isStopped(worker), "cgroup2 freezes without SIGSTOP")
-        try container.engine.checked(["kill", "-s", "USR2", container.name])
+        try container.kill("USR2")
         #expect(ContainerSignalTests.ctl(container, "wait active timeout=10s").status == 0, "\(container.logs())")
         #expect(probe.stillFrozen(ProcessInspector.tree(of: worker)) == [])
-        try container.engine.checked(["stop", "-t", "10", container.name])
+        try container.stop(grace: 10)
         #expect(container.exitStatus(timeout: 5) == 0, "\(container.logs())")
         #expect(eventually { !FileManager.default.fileExists(atPath: cgroup) }, "supervise removed its cgroup: \(cgroup)")
     }
 
-    /// `docker pause` freezes supervise with its worker (the v1 freezer of the container, seen
-    /// from the host) past the limit while a task is open: once unpaused, the worker, which never
-    /// ends it, still gets `expire` the full expiry warning before the kill.
     @Test(.skip("container engines", because: EngineGate.skipReason, in: suite), arguments: Engine.allCases)
     func aPausedContainersTaskGetsExpireAFullWarningBeforeTheKill(engine: Engine) throws {
         guard let cli = engine.started(in: Self.suite) else { return }
-        let container = try ContainerSignalTests.start(on: cli, ["--window", "1", "--limit", "2", "--expiry-warning", "1", "--grace", "2s"],
-                                                    environment: ["WORKER_ON_BACKGROUND=hold", "WORKER_LOG=/reports/events.log"])
+        try Self.aPausedContainersTaskGetsExpireAFullWarningBeforeTheKill(start: EngineContainer.starter(on: cli))
+    }
+
+    /// The runtime's pause freezes supervise with its worker (the v1 freezer of the container,
+    /// seen from the host) past the limit while a task is open: once unpaused, the worker, which
+    /// never ends it, still gets `expire` the full expiry warning before the kill.
+    static func aPausedContainersTaskGetsExpireAFullWarningBeforeTheKill<Container: SupervisedContainer>(start: ContainerStart<Container>) throws {
+        let container = try start(ContainerSignalTests.arguments(["--window", "1", "--limit", "2", "--expiry-warning", "1", "--grace", "2s"]),
+                                  ["WORKER_ON_BACKGROUND=hold", "WORKER_LOG=/reports/events.log"])
         defer {
-            _ = try? container.engine.run(["unpause", container.name])
+            try? container.unpause()
             container.remove()
         }
         #expect(ContainerSignalTests.ctl(container, "wait active timeout=30s").status == 0, "\(container.logs())")
-        let freezer = try Self.hostCgroup(of: try container.hostPID(), hierarchy: "freezer", under: try #require(ContainerCgroups.v1FreezerMount))
-        try container.engine.checked(["kill", "-s", "USR1", container.name])
+        let freezer = try hostCgroup(of: try container.hostPID(), hierarchy: "freezer", under: try #require(ContainerCgroups.v1FreezerMount))
+        try container.kill("USR1")
         let events = container.reports.file("events.log")
         try #require(eventually(timeout: 10) { ((try? String(contentsOfFile: events, encoding: .utf8)) ?? "").contains("did-enter-background") },
                      "the worker never got did-enter-background: \(container.logs())")
         Thread.sleep(forTimeInterval: 0.3)
-        try container.engine.checked(["pause", container.name])
+        try container.pause()
         #expect(ProcessInspector.read(freezer + "/freezer.state")?.hasPrefix("FROZEN") == true, "the host sees the container frozen")
         Thread.sleep(forTimeInterval: 3)
-        try container.engine.checked(["unpause", container.name])
+        try container.unpause()
         #expect(container.exitStatus(timeout: 20) == 124, "\(container.logs())")
         let report = try container.report("report.json")
         let child = try ContainerSignalTests.child(report)

@@ -35,10 +35,13 @@ struct ContainerPodTests {
         var reportName: String { String(DeployExampleTests.value(of: "--report", in: arguments)?.dropFirst("/reports/".count) ?? "") }
     }
 
-    /// The pod's container with `aware-worker.sh` as /usr/local/bin/worker (an image built with it has it).
-    static func startPod(on cli: EngineCLI, _ pod: Pod, image: String = EngineContainer.baseImage, environment: [String]) throws -> EngineContainer {
-        let worker = image != EngineContainer.baseImage ? [] : ["-v", Supervise.worker("aware-worker.sh") + ":/usr/local/bin/worker:ro"]
-        return try EngineContainer.start(on: cli, pod.arguments, options: worker + environment.flatMap { ["-e", $0] }, image: image)
+    /// Where the pod's `args` find the worker, and what is mounted there in the minbase root
+    /// (an image built with the Dockerfile has it).
+    static let worker = (source: Supervise.worker("aware-worker.sh"), destination: "/usr/local/bin/worker")
+
+    /// How the pod's container starts on `cli` from `image`: the minbase root gets `worker` mounted.
+    static func podStarter(on cli: EngineCLI, image: String = EngineContainer.baseImage) -> ContainerStart<EngineContainer> {
+        EngineContainer.starter(on: cli, options: image != EngineContainer.baseImage ? [] : ["-v", worker.source + ":" + worker.destination + ":ro"], image: image)
     }
 
     /// The states supervise logged for the pod's worker, in order.
@@ -49,13 +52,15 @@ struct ContainerPodTests {
     @Test(.skip("container engines", because: EngineGate.skipReason(DeployExampleTests.yamlMissingReason), in: suite), arguments: Engine.allCases)
     func thePodsStopSuspendsInPreStopThenStopsCleanlyOnTheRuntimesStop(engine: Engine) throws {
         guard let cli = engine.started(in: Self.suite) else { return }
-        try Self.playThePodsStop(on: cli)
+        try Self.playThePodsStop(start: Self.podStarter(on: cli))
     }
 
-    /// The pod's container from `image`, stopped as the kubelet stops it, and what shows it went right.
-    static func playThePodsStop(on cli: EngineCLI, image: String = EngineContainer.baseImage) throws {
+    /// The pod's container, started by `start` with the pod's `args`, stopped as the kubelet
+    /// stops it (the runtime's stop: `docker stop -t`, runc's TERM then KILL), and what shows it
+    /// went right.
+    static func playThePodsStop<Container: SupervisedContainer>(start: ContainerStart<Container>) throws {
         let pod = try Pod()
-        let container = try startPod(on: cli, pod, image: image, environment: ["WORKER_ON_BACKGROUND=task", "WORKER_TASK_SECONDS=1"])
+        let container = try start(pod.arguments, ["WORKER_ON_BACKGROUND=task", "WORKER_TASK_SECONDS=1"])
         defer { container.remove() }
         #expect(eventually(timeout: 30) { (try? container.exec(["test", "-S", "/run/supervise.sock"]))?.status == 0 },
                 "the control socket was never made: \(container.logs())")
@@ -64,8 +69,7 @@ struct ContainerPodTests {
         let hook = try container.exec(pod.preStop)
         #expect(hook.status == 0, "the preStop hook: \(hook.output)")
         let stop = Date()
-        let stopped = try container.engine.run(["stop", "-t", String(pod.gracePeriod), container.name])
-        #expect(stopped.status == 0, "\(stopped.output)")
+        try container.stop(grace: pod.gracePeriod)
         #expect(Date().timeIntervalSince(stop) < Double(pod.gracePeriod), "supervise exited on SIGTERM, before the runtime's SIGKILL")
 
         let status = container.exitStatus(timeout: 5)

@@ -78,7 +78,7 @@ struct DockerfileTests {
         // The binary in the image is the release build, with no Swift runtime beside it.
         let linked = try cli.run(["run", "--rm", "--network", "none", "--entrypoint", "/usr/bin/ldd", Self.builtImage, "/usr/local/bin/supervise"])
         #expect(linked.status == 0 && !linked.output.contains("not found") && !linked.output.contains("libswift"), "\(linked.output)")
-        try ContainerPodTests.playThePodsStop(on: cli, image: Self.builtImage)
+        try ContainerPodTests.playThePodsStop(start: ContainerPodTests.podStarter(on: cli, image: Self.builtImage))
     }
 }
 }

@@ -5,7 +5,7 @@ import SuperviseTestSupport
 /// entrypoint (pid 1): a local image of the minbase root (`import`, nothing pulled), this build's supervise and
 /// the Swift runtime it links mounted read-only where the debug build looks for them, the test
 /// workers at `/workers`, and a host directory at `/reports` for the report. No network.
-struct EngineContainer {
+struct EngineContainer: SupervisedContainer {
     /// The minbase root as an image, imported once into the cached data root.
     static let baseImage = "supervise-test/minbase:bookworm"
 
@@ -42,6 +42,15 @@ struct EngineContainer {
         return container
     }
 
+    /// How a suite starts containers of `image` on `engine`: `environment` as `-e`, `options`
+    /// given to `run`, and `prefix` before supervise's arguments (a shell `entrypoint`'s own).
+    static func starter(on engine: EngineCLI, options: [String] = [], image: String = baseImage,
+                        entrypoint: String = "/usr/local/bin/supervise", prefix: [String] = []) -> ContainerStart<EngineContainer> {
+        { arguments, environment in
+            try start(on: engine, prefix + arguments, options: options + environment.flatMap { ["-e", $0] }, image: image, entrypoint: entrypoint)
+        }
+    }
+
     /// `docker exec NAME COMMAND`: its status and output.
     func exec(_ command: [String]) throws -> (status: Int32, output: String) {
         try engine.run(["exec", name] + command)
@@ -70,14 +79,17 @@ struct EngineContainer {
         return status
     }
 
-    /// The report supervise wrote at `/reports/NAME` in the container.
-    func report(_ name: String) throws -> [String: Any] {
-        let data = try Data(contentsOf: URL(fileURLWithPath: reports.file(name)))
-        guard let report = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw SetupFailure("/reports/\(name) is not a JSON object")
-        }
-        return report
-    }
+    /// `docker kill -s SIGNAL NAME`.
+    func kill(_ signal: String) throws { try engine.checked(["kill", "-s", signal, name]) }
+
+    /// `docker stop -t GRACE NAME`.
+    func stop(grace: Int) throws { try engine.checked(["stop", "-t", String(grace), name]) }
+
+    /// `docker pause NAME`.
+    func pause() throws { try engine.checked(["pause", name]) }
+
+    /// `docker unpause NAME`.
+    func unpause() throws { try engine.checked(["unpause", name]) }
 
     /// Removes the container, whatever its state (`rm -f` kills it), and the reports.
     func remove() {
