@@ -28,7 +28,8 @@ extension ChildCore {
             work.conditionsChanged()
             return []
         case .background where lifecycle.state == .active && lifecycle.runningTask == nil:
-            guard let task = work.takeReady(at: now, holding: conditions) else { return nil }
+            // Over the unread bound, the lifecycle refuses the move, task or not.
+            guard !lifecycle.isOverLifecycleEventsLimit, let task = work.takeReady(at: now, holding: conditions) else { return nil }
             return lifecycle.runScheduledTask(start(task), at: now)
         default:
             return nil
@@ -39,6 +40,11 @@ extension ChildCore {
     /// launched for it at once, as for an event (a restart pending is cancelled).
     private mutating func runTask(_ id: TaskID, _ now: Instant) -> [LifecycleAction] {
         if lifecycle.hasNoProcess, stopped { return [.refuse("cannot run task \(id): the child was told to terminate")] }
+        // Its background entry's events would join those the child has not read.
+        if !lifecycle.hasNoProcess,
+           let refusal = lifecycle.unreadRefusal("cannot run task \(id)", over: ChildLifecycle.unreadLifecycleEventsLimit) {
+            return [refusal]
+        }
         guard work.force(id, at: now) else {
             let why = lifecycle.runningTask?.id == id ? "it is running" : "no scheduled task of that ID is pending"
             return [.refuse("cannot run task \(id): \(why)")]

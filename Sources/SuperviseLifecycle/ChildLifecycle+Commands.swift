@@ -3,6 +3,9 @@ extension ChildLifecycle {
     mutating func moveToBackground(_ now: Instant) {
         switch state {
         case .active:
+            if let refusal = unreadRefusal("cannot move to the background", over: Self.unreadLifecycleEventsLimit) {
+                return actions.append(refusal)
+            }
             send(.willResignActive)
             enterBackground(now)
         case .background, .suspending, .suspended:
@@ -15,6 +18,10 @@ extension ChildLifecycle {
     /// `foreground`: stops the background timers, thaws if needed, continues a child stopped
     /// by a signal; open tasks stay open.
     mutating func moveToForeground(_ now: Instant) {
+        if state.isOutOfForeground,
+           let refusal = unreadRefusal("cannot bring to the foreground", over: Self.unreadLifecycleEventsLimit) {
+            return actions.append(refusal)
+        }
         switch state {
         case .active:
             continueIfStopped()
@@ -42,9 +49,8 @@ extension ChildLifecycle {
     /// it by ``ChildCore``.)
     /// Refused while more than ``unreadEventsLimit`` bytes of events wait unread.
     mutating func resumeForEvent(kind: String, text: String?, _ now: Instant) {
-        if state.isOutOfForeground, unreadEventBytes > Self.unreadEventsLimit {
-            return actions.append(.refuse("cannot deliver event '\(kind)': over \(Self.unreadEventsLimit / 1024) KiB of "
-                + "events wait unread (the child is not reading fd 3)"))
+        if state.isOutOfForeground, let refusal = unreadRefusal("cannot deliver event '\(kind)'", over: Self.unreadEventsLimit) {
+            return actions.append(refusal)
         }
         switch state {
         case .background:
@@ -60,6 +66,17 @@ extension ChildLifecycle {
         case .launching, .terminating, .exited, .notRunning:
             actions.append(.refuse("cannot deliver event '\(kind)': the child is \(stateForRefusal)"))
         }
+    }
+
+    /// More than ``unreadLifecycleEventsLimit`` bytes of events wait unread.
+    var isOverLifecycleEventsLimit: Bool { unreadEventBytes > Self.unreadLifecycleEventsLimit }
+
+    /// The refusal of a command, `what` ("cannot …"), while more than `limit` bytes of events
+    /// wait unread; `nil` under it.
+    func unreadRefusal(_ what: String, over limit: Int) -> LifecycleAction? {
+        guard unreadEventBytes > limit else { return nil }
+        let size = limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit >> 10) KiB"
+        return .refuse("\(what): over \(size) of events wait unread (the child is not reading fd 3)")
     }
 
     /// The state as a refusal names it: an aware child launching is waiting for its `hello`.

@@ -120,6 +120,12 @@ public struct ChildLifecycle: Sendable {
     /// shell drops `error` events): what a child that does not read fd 3 makes the supervisor
     /// keep stays bounded, and no lifecycle event is ever dropped.
     public static let unreadEventsLimit = 64 * 1024
+    /// Past this many bytes of events waiting unread, the commands that would send the child
+    /// lifecycle events — `background` from the foreground, `foreground` from the background,
+    /// `run-task` — are refused too: lifecycle events are never dropped, so a child that never
+    /// reads fd 3, moved back and forth without end, can't make the supervisor keep them without
+    /// bound. Far above ``unreadEventsLimit``, so that the events bound never stops them first.
+    public static let unreadLifecycleEventsLimit = 1024 * 1024
 
     /// A lifecycle under `settings`, begun as `start` says; `freezerNotifies` tells whether the
     /// child's freezer notifies when a freeze completes; it records up to `taskRecordLimit` tasks.

@@ -55,8 +55,9 @@ public enum LifecycleInput: Equatable, Sendable {
     /// Memory pressure is now at this level (``MemoryPressure``): warn the child if it runs.
     case memoryPressure(MemoryPressure.Level)
     /// How many bytes of events wait unread for the child beyond what its events pipe holds
-    /// (its backlog), told before each `event` command: over ``ChildLifecycle/unreadEventsLimit``
-    /// the event is refused, since lifecycle events are never dropped.
+    /// (its backlog), told before each command: over ``ChildLifecycle/unreadEventsLimit`` an
+    /// `event` is refused, over ``ChildLifecycle/unreadLifecycleEventsLimit`` every command that
+    /// would send lifecycle events, since those are never dropped.
     case eventsUnread(bytes: Int)
     /// The conditions of scheduled tasks that hold now (``ScheduleCondition``), told whenever
     /// they change: a due task runs only while all it requires hold.

@@ -16,6 +16,17 @@ import SuperviseTestSupport
         open(sys.argv[1], "w").write("all")
         """
 
+    /// An aware child that reads nothing from fd 3 until the file argv[1] exists, then writes
+    /// each event to the file argv[2], up to its `will-terminate`.
+    static let readsOnceTold = """
+        echo "hello 1" >&4
+        while [ ! -e "$1" ]; do sleep 0.05; done
+        while IFS= read -r line <&3; do
+            printf '%s\\n' "$line" >> "$2"
+            case $line in will-terminate*) exit 0;; esac
+        done
+        """
+
     /// The supervisor's resident memory in KiB, from /proc.
     static func residentKB(_ pid: Int32) -> Int? {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
@@ -52,16 +63,8 @@ import SuperviseTestSupport
         let temporary = TemporaryDirectory()
         defer { temporary.remove() }
         let go = temporary.file("go"), received = temporary.file("received")
-        let script = """
-            echo "hello 1" >&4
-            while [ ! -e "$1" ]; do sleep 0.05; done
-            while IFS= read -r line <&3; do
-                printf '%s\\n' "$line" >> "$2"
-                case $line in will-terminate*) exit 0;; esac
-            done
-            """
         let live = try LiveSupervise(["--aware", "--keep-going", "--window", "1h", "--limit", "2h", "--log-level", "error",
-                                      "--name", "w", "--", "sh", "-c", script, "sh", go, received])
+                                      "--name", "w", "--", "sh", "-c", Self.readsOnceTold, "sh", go, received])
         defer { live.stop() }
         #expect(live.wait(for: "active") == "active")
         live.send("background")
@@ -94,6 +97,47 @@ import SuperviseTestSupport
         }
         expected.append("will-terminate 5000")
         #expect(lines == expected, "\(lines.prefix(8).map { $0.prefix(60) }) … \(lines.suffix(4).map { $0.prefix(60) })")
+    }
+
+    /// `background` and `foreground` for a child that never reads fd 3, back and forth 150,000
+    /// times: past 1 MiB of events unread, a move that would send events is refused, one line
+    /// each, on stdin and to a `ctl` client alike (every transition's events were kept: some
+    /// 14 MB for these); none is dropped, so once the child reads, each event it was sent arrives.
+    @Test func movesOfAChildThatNeverReadsAreRefusedPastTheLifecycleBound() throws {
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
+        let go = temporary.file("go"), received = temporary.file("received"), socket = temporary.file("s")
+        let live = try LiveSupervise(["--aware", "--keep-going", "--window", "1h", "--limit", "2h", "--log-level", "error",
+                                      "--socket", socket, "--name", "w", "--", "sh", "-c", Self.readsOnceTold, "sh", go, received])
+        defer { live.stop() }
+        #expect(live.wait(for: "active") == "active")
+        let supervisor = try #require(live.supervisorPID)
+        let before = try #require(Self.residentKB(supervisor))
+        let cycles = 150_000
+        live.send(Array(repeating: ["background", "foreground"], count: cycles).flatMap { $0 })
+        // Past the bound the child stays in the background: `foreground` is what would send events.
+        #expect(live.status(timeout: 180)?["state"] as? String == "background", "every command has run")
+        let after = try #require(Self.residentKB(supervisor))
+        #expect(after - before < 8 * 1024, "the supervisor grew from \(before) to \(after) KiB")
+        let refusal = "cannot bring to the foreground: over 1 MiB of events wait unread (the child is not reading fd 3)"
+        let client = try Ctl.run(socket, ["foreground", "w"])
+        #expect(client.status == 2 && (client.stdout + client.stderr).contains(refusal), "\(client)")
+
+        FileManager.default.createFile(atPath: go, contents: nil)
+        #expect(live.terminate(timeout: 60) == 0, "\(live.log.suffix(500))")
+        let run = live.finish()
+        let refused = run.stderr.split(separator: "\n").count { $0.contains("stdin line") && $0.contains("w: \(refusal)") }
+        let lines = try String(contentsOfFile: received, encoding: .utf8).split(separator: "\n").map(String.init)
+        let returns = lines.count { $0 == "did-become-active" } - 1
+        #expect(refused > 0 && returns > 0 && refused + returns == cycles, "\(refused) refused, \(returns) delivered")
+        // In order: the launch, then each move's events, the will-terminate last.
+        var expected = ["did-finish-launching foreground", "did-become-active"]
+        for seq in 1...returns {
+            expected += ["will-resign-active", "did-enter-background \(seq) 3600000 7200000", "will-enter-foreground",
+                         "did-become-active"]
+        }
+        expected += ["will-resign-active", "did-enter-background \(returns + 1) 3600000 7200000", "will-terminate 5000"]
+        #expect(lines == expected, "\(lines.prefix(8)) … \(lines.suffix(4))")
     }
 
     /// A child restarted at once every time it exits: the report keeps the first and the last

@@ -6,7 +6,8 @@ import Testing
 /// the longest accepted, and children that close their protocol channels.
 @Suite(.blockingThreads, .serialized, .timeLimit(.minutes(5))) struct HostileInputTests {
     let temporary = TemporaryDirectory()
-    static let longest = "9223372036"
+    /// The longest duration accepted, to the nanosecond: `Int64.max` ns (`DurationParser.maximum`).
+    static let longest = "9223372036.854775807"
 
     /// Each source of a duration at the longest: the run ends as it would with a short one.
     @Test func theLongestDurationsDoNotCrashTheSupervisor() throws {
@@ -19,7 +20,7 @@ import Testing
                                            stdin: "background\nsleep 200ms\nforeground\nterminate\n")
         #expect(background.status == 143 || background.status == 0, "\(background.status): \(background.stderr)")
         #expect(background.report != nil, "the report was written")
-        let waited = try Supervise.run(["--", "sleep", "0.3"], stdin: "wait exited all timeout=\(long)s\nsleep \(long)ms\n")
+        let waited = try Supervise.run(["--", "sleep", "0.3"], stdin: "wait exited all timeout=\(long)s\nsleep \(long)s\n")
         #expect(waited.status == 0, "\(waited.stderr)")
         let config = temporary.file("restart.toml")
         try """
