@@ -7,10 +7,12 @@ extension ChildLifecycle {
     /// critical. A child that is launching, being frozen or frozen, terminating or without a
     /// process is told nothing: a frozen child is not thawed to be told (iOS does not wake a
     /// suspended app either: it is what memory is taken back from). `none` ends the pressure:
-    /// the next one warns again from its first level.
+    /// the next one warns again from its first level. A child with more than
+    /// ``unreadEventsLimit`` bytes of events unread is not warned (it is not reading fd 3): the
+    /// warnings of pressure that comes and goes for days can't pile up for it.
     mutating func memoryPressure(_ level: MemoryPressure.Level) {
         guard level != .none else { return lastMemoryWarning = nil }
-        guard let warning = Self.memoryWarning(for: level, in: state) else { return }
+        guard unreadEventBytes <= Self.unreadEventsLimit, let warning = Self.memoryWarning(for: level, in: state) else { return }
         if let last = lastMemoryWarning, last.isForForeground == warning.isForForeground,
            warning.severity <= last.severity { return }
         lastMemoryWarning = warning

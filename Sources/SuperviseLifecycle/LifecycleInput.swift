@@ -55,9 +55,10 @@ public enum LifecycleInput: Equatable, Sendable {
     /// Memory pressure is now at this level (``MemoryPressure``): warn the child if it runs.
     case memoryPressure(MemoryPressure.Level)
     /// How many bytes of events wait unread for the child beyond what its events pipe holds
-    /// (its backlog), told before each command: over ``ChildLifecycle/unreadEventsLimit`` an
-    /// `event` is refused, over ``ChildLifecycle/unreadLifecycleEventsLimit`` every command that
-    /// would send lifecycle events, since those are never dropped.
+    /// (its backlog), told before each command and each memory pressure
+    /// (``readsUnreadEvents``): over ``ChildLifecycle/unreadEventsLimit`` an `event` is refused
+    /// and a memory warning held back, over ``ChildLifecycle/unreadLifecycleEventsLimit`` every
+    /// command that would send lifecycle events, since those are never dropped.
     case eventsUnread(bytes: Int)
     /// The conditions of scheduled tasks that hold now (``ScheduleCondition``), told whenever
     /// they change: a due task runs only while all it requires hold.
@@ -74,5 +75,11 @@ public enum LifecycleInput: Equatable, Sendable {
              .killedWhileFrozen, .mainProcessStopped, .mainProcessContinued, .exited, .spawnFailed, .runOver,
              .treeEmptied, .tick, .supervisorGap, .reclaim, .memoryPressure, .eventsUnread, .conditions: false
         }
+    }
+
+    /// Whether the core's answer depends on the events waiting unread, which it is told first.
+    public var readsUnreadEvents: Bool {
+        if case .memoryPressure = self { return true }
+        return isCommand
     }
 }

@@ -106,6 +106,21 @@ import Testing
         #expect(active.state == .active && active.core.work.pending[id("t")] != nil, "the task waits for the next entry")
     }
 
+    /// A child that is not reading fd 3 is not warned of memory pressure: the warnings of
+    /// pressure coming and going for days would pile up for it. Once it has read, it is warned
+    /// at the next harder level, as if the held-back warning had never been due.
+    @Test(arguments: [ChildState.active, .background])
+    func aMemoryWarningIsHeldBackOverTheBound(state: ChildState) {
+        var h = LifecycleHarness.inState(state)
+        h.handle(.eventsUnread(bytes: ChildLifecycle.unreadEventsLimit + 1))
+        h.take()
+        #expect(h.handle(.memoryPressure(.moderate)) == [], "over the bound: no warning")
+
+        h.handle(.eventsUnread(bytes: ChildLifecycle.unreadEventsLimit))
+        let warning = ChildLifecycle.memoryWarning(for: .critical, in: state)
+        #expect(warning != nil && h.handle(.memoryPressure(.critical)) == [.send(.memoryWarning(warning!))], "\(h.log)")
+    }
+
     static func lifecycleRefusal(_ what: String) -> LifecycleAction {
         .refuse("\(what): over 1 MiB of events wait unread (the child is not reading fd 3)")
     }

@@ -83,8 +83,9 @@ final class SupervisedChild {
     func handle(_ input: LifecycleInput, at now: Instant) -> [String] {
         if input.isCommand { lookForOutsideChange(at: now) }
         if !deciding { drainRequests(at: now) }
-        // The core refuses a command while too many events wait unread: it is told how many first.
-        if input.isCommand { decide(.eventsUnread(bytes: writer?.backlogBytes ?? 0), at: now) }
+        // The core refuses a command, or holds back a memory warning, while too many events wait
+        // unread: it is told how many first.
+        if input.readsUnreadEvents { decide(.eventsUnread(bytes: writer?.backlogBytes ?? 0), at: now) }
         return decide(input, at: now)
     }
 
