@@ -1,15 +1,5 @@
 import SuperviseLifecycle
 import SuperviseProtocol
-/// Which child a control command is for.
-public enum ControlTarget: Equatable, Sendable {
-    /// No name given: valid only when there is a single child.
-    case unnamed
-    /// The child with this name (not yet checked against the running children).
-    case named(String)
-    /// Every child the command applies to.
-    case all
-}
-
 /// One command read from the supervisor's standard input.
 public enum ControlCommand: Equatable, Sendable {
     /// `background [NAME]`: move to the background.

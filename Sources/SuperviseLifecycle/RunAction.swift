@@ -9,6 +9,8 @@ public enum RunAction: Equatable, Sendable {
     case wrapUp(child: Int)
     /// Starts the run `child`'s core asked for, if it asked.
     case startRequestedRun(child: Int)
+    /// Spawns the first run of `child`, which just joined the run.
+    case startFirstRun(child: Int)
     /// Hands `input` to every child's core in turn, each at the time it is reached.
     case feedEveryChild(LifecycleInput)
     /// Sends `signal` to `recipients` of `child`, and records `note` in its timeline.
@@ -42,6 +44,8 @@ public enum RunAction: Equatable, Sendable {
     case refuseToClient(text: String, reason: String)
     /// The control client being answered gets a usage error: its line is not a command.
     case usageErrorToClient(String)
+    /// The control client being answered gets its `wait`'s failure, for `reason`, as its answer.
+    case failClientWait(reason: String)
 }
 
 /// How loud a ``RunAction/log(_:_:)`` line is: the shell's logger levels the run uses.

@@ -1,7 +1,14 @@
 import SuperviseProtocol
 
-/// What a child is launched with (docs/protocol.md, the variables of the contract).
+/// Whether a child's first run starts (docs/config.md, `autostart`), and what a child is launched
+/// with (docs/protocol.md, the variables of the contract).
 extension RunCore {
+    /// `child` (at `place`) joined the run: its first run starts at once, unless its core left
+    /// it `not-running` (`autostart = false`), for an event or `start` to launch it.
+    func joined(_ child: RunChild, at place: Int) -> [RunAction] {
+        child.status.state == .notRunning ? [] : [.startFirstRun(child: place)]
+    }
+
     /// The environment of the child `name`: the supervisor's (`inherited`) without the variables
     /// the protocol sets or those the child sets itself, then the child's own (`own`, sorted by
     /// name), then the protocol's. A `NOTIFY_SOCKET` is the supervisor's to answer, never a child's.

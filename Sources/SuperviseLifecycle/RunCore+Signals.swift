@@ -1,8 +1,9 @@
 /// Signals sent to the supervisor (docs/cli.md, "Signals"), and who a forwarded one reaches
 /// (docs/cli.md, "Who gets a forwarded signal").
 extension RunCore {
-    /// What `signal` sent to the supervisor does, as the signal table's `order` says.
-    mutating func received(_ signal: Int32, _ name: String, _ order: SignalOrder, routine: Bool,
+    /// What `signal` sent to the supervisor does, as the signal table's `order` says; one the
+    /// table says nothing of is only logged.
+    mutating func received(_ signal: Int32, _ name: String, _ order: SignalOrder?, routine: Bool,
                            _ children: [RunChild]) -> [RunAction] {
         switch order {
         case .background:
@@ -25,7 +26,7 @@ extension RunCore {
             return actions
         case .stop:
             return [.stopJob(signal: signal)]
-        case .ignore:
+        case .ignore, nil:
             return [.log(.notice, "\(name): ignored")]
         }
     }

@@ -29,4 +29,12 @@ extension RunCore {
         case .suspending, .suspended, .exited, .notRunning: false
         }
     }
+
+    /// A hint on giving the child at `place` the terminal (`ControlHint`): the first of the run
+    /// is logged as the child's, and no other: one says it.
+    mutating func hint(_ text: String, for place: Int) -> [RunAction] {
+        guard !gaveHint else { return [] }
+        gaveHint = true
+        return [.childLog(child: place, .notice, text)]
+    }
 }

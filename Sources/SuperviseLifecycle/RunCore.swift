@@ -39,6 +39,8 @@ public struct RunCore: Sendable {
     var terminationSignals = 0
     /// The children the last stop of the job stopped, for `fg` to continue.
     var stoppedWithJob: [Int] = []
+    /// A hint on giving a child the terminal was logged: one a run is enough.
+    var gaveHint = false
 
     public init(settings: Settings) {
         self.settings = settings
@@ -81,9 +83,17 @@ public struct RunCore: Sendable {
             return []
         case .commandRejected(let text, let rejection, let source):
             return rejected(text, rejection, from: source)
-        case .waitFailed(let line, let text, let reason, let children):
+        case .waitFailed(let text, let reason, let children, .stdin(let line, _)):
+            // Stdin is the run's script: a step of it that failed fails the run.
             outcome.scriptStepFailed = true
             return [.stepFailed(.wait, line: line, text: text, reason: reason, children: children), .refuse(reason)]
+        case .waitFailed(_, let reason, _, .client):
+            // A control client's wait is its own: it fails that client, not the run.
+            return [.failClientWait(reason: reason)]
+        case .joined(let place, let child):
+            return joined(child, at: place)
+        case .hint(let text, let place):
+            return hint(text, for: place)
         case .resultFileFailed:
             outcome.supervisorFailed = true
             return []
@@ -198,10 +208,12 @@ public struct RunChild: Equatable, Sendable {
     public var frozenMemory: UInt64
     /// The first scheduled task of any run of it that completed with `failure` (``ChildCore/failedTask``).
     public var failedTask: TaskID?
+    /// Why it was reclaimed, while it has been `not-running` since (what `status` says).
+    public var reclaimedBecause: String?
 
     public init(name: String, status: ChildStatus, wrappedUp: Bool, pid: Int32, mainProcessAlive: Bool,
                 killedForViolation: Bool, suspendedSince: Instant? = nil, priority: Int = 0, frozenMemory: UInt64 = 0,
-                failedTask: TaskID? = nil) {
+                failedTask: TaskID? = nil, reclaimedBecause: String? = nil) {
         self.name = name
         self.status = status
         self.wrappedUp = wrappedUp
@@ -212,15 +224,17 @@ public struct RunChild: Equatable, Sendable {
         self.priority = priority
         self.frozenMemory = frozenMemory
         self.failedTask = failedTask
+        self.reclaimedBecause = reclaimedBecause
     }
 
-    /// The child `name` whose rules are `core`'s.
+    /// The child `name` whose rules are `core`'s; `reclaimReason`, why it was last reclaimed.
     public init(name: String, core: ChildCore, wrappedUp: Bool, pid: Int32, mainProcessAlive: Bool,
-                priority: Int = 0, frozenMemory: UInt64 = 0) {
+                priority: Int = 0, frozenMemory: UInt64 = 0, reclaimReason: String? = nil) {
         let suspendedSince = core.status.state == .suspended ? core.lifecycle.stateEnteredAt : nil
+        let reclaimed = core.status.state == .notRunning && core.lifecycle.exit?.by == .reclaim
         self.init(name: name, status: core.status, wrappedUp: wrappedUp, pid: pid, mainProcessAlive: mainProcessAlive,
                   killedForViolation: core.killedForViolation, suspendedSince: suspendedSince, priority: priority,
-                  frozenMemory: frozenMemory, failedTask: core.failedTask)
+                  frozenMemory: frozenMemory, failedTask: core.failedTask, reclaimedBecause: reclaimed ? reclaimReason : nil)
     }
 
     /// A run was spawned and something of its tree may still be running.

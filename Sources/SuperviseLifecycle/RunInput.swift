@@ -1,9 +1,10 @@
 /// What happens to the run as a whole, for ``RunCore/handle(_:)``. A child is named by its
 /// place in the run's list of children.
 public enum RunInput: Equatable, Sendable {
-    /// The supervisor received `signal` (called `name`), and the signal table says `order`;
-    /// `routine` for one that comes as a matter of course (a terminal's resize).
-    case signal(Int32, name: String, order: SignalOrder, routine: Bool, children: [RunChild])
+    /// The supervisor received `signal` (called `name`), and the signal table says `order`
+    /// (`nil`: it says nothing of it); `routine` for one that comes as a matter of course (a
+    /// terminal's resize).
+    case signal(Int32, name: String, order: SignalOrder?, routine: Bool, children: [RunChild])
     /// No freezer could be had (`message` says why): nothing is launched.
     case freezersUnavailable(message: String)
     /// The freezer unit of the child `name` could not be made: it is not launched.
@@ -15,8 +16,12 @@ public enum RunInput: Equatable, Sendable {
     case childExited(name: String, ExitRecord)
     /// The command line `text`, from `source`, is not run at all (``CommandRejection``).
     case commandRejected(text: String, CommandRejection, from: CommandSource)
-    /// The `wait` of stdin line `line` failed, for `reason`, waiting for `children`.
-    case waitFailed(line: Int, text: String, reason: String, children: [String])
+    /// The `wait` command `text`, from `source`, failed for `reason`, waiting for `children`.
+    case waitFailed(text: String, reason: String, children: [String], from: CommandSource)
+    /// The child at `child` joined the run (its freezer unit made): its first run may start.
+    case joined(child: Int, RunChild)
+    /// `hint`, a line on how to give the child at `child` the terminal (`ControlHint`), applies.
+    case hint(String, child: Int)
     /// A result file (`--junit`, `--report`, `--html`) could not be written.
     case resultFileFailed
     /// Every child is done and the run is over: the children as they ended.

@@ -41,11 +41,11 @@ import SuperviseTestSupport
         let live = try LiveSupervise(["--log-level", "error", "--", "python3", "-c", Self.flood, progress])
         // Until the child has written all, or has been blocked in write(2) for 2 s.
         var last = "", since = Date()
-        eventually(timeout: 120) {
+        #expect(eventually(timeout: 120) {
             let now = (try? String(contentsOfFile: progress, encoding: .utf8)) ?? ""
             if now != last { (last, since) = (now, Date()) }
             return now == "all" || (!now.isEmpty && Date().timeIntervalSince(since) > 2)
-        }
+        }, "the child wrote all or was held back in write(2) for 2 s; it got to \(last)")
         let rss = try #require(Self.residentKB(live.process.processIdentifier))
         #expect(rss < 60 * 1024, "the supervisor holds \(rss) KiB after \(last) requests")
         #expect(last != "all", "the child is blocked writing its requests")

@@ -42,8 +42,8 @@ import SuperviseTestSupport
                         var isDirectory: ObjCBool = false
                         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
                     }
-                for path in subdirectories { _ = eventually(timeout: 5) { rmdir(path) == 0 || errno == ENOENT } }
-                _ = eventually(timeout: 5) { rmdir(directory) == 0 || errno == ENOENT }
+                subdirectories.forEach { removeCgroup($0) }
+                removeCgroup(directory)
             }
         }
     }
@@ -87,7 +87,7 @@ import SuperviseTestSupport
         let mount = try #require(Backend.mountPoint(type: "cgroup2", option: nil))
         let root = mount + "/supervise-cgroup-root-test-\(getpid())"
         try #require(mkdir(root, 0o755) == 0)
-        defer { _ = eventually(timeout: 5) { rmdir(root) == 0 } }
+        defer { removeCgroup(root) }
         // What a supervisor killed with SIGKILL leaves: no one holds it locked.
         let stale = root + "/supervise-1-0123456789abcdef"
         try #require(mkdir(stale, 0o755) == 0)

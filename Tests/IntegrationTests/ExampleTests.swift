@@ -33,10 +33,10 @@ import SuperviseTestSupport
             ["--name", "worker", "--window", "0.3", "--", Self.example("bash/batch-job.sh")], stdin: Self.cycle,
             environment: ["CHECKPOINT": checkpoint, "UPLOAD_SECONDS": "1"],
             whileRunning: { _ in
-                eventually {
+                #expect(eventually {
                     backgroundCheckpoint = (try? String(contentsOfFile: checkpoint, encoding: .utf8)) ?? ""
                     return !backgroundCheckpoint.isEmpty
-                }
+                }, "the job wrote a checkpoint while it ran")
             })
         #expect(run.status == 0, "\(run.stderr)")
         #expect(backgroundCheckpoint.hasPrefix("processed="), "written on did-enter-background")

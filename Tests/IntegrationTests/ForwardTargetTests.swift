@@ -61,7 +61,7 @@ import SuperviseTestSupport
     /// Waits until the counts are `expected`, then a little longer, so that a signal that went
     /// too far has time to show; whether they are exactly `expected`.
     func settle(at expected: [String: Int]) -> Bool {
-        _ = eventually(timeout: 10) { counts() == expected }
+        guard eventually(timeout: 10, { counts() == expected }) else { return false }
         Thread.sleep(forTimeInterval: 0.3)
         return counts() == expected
     }

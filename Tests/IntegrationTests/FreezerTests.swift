@@ -44,18 +44,18 @@ import SuperviseTestSupport
         var childPID = ""
         _ = try Supervise.run(["--name", "envy", "--", "sleep", "30"]) { process in
             let children = "/proc/\(process.processIdentifier)/task/\(process.processIdentifier)/children"
-            eventually { !((try? String(contentsOfFile: children, encoding: .utf8)) ?? "").isEmpty }
+            #expect(eventually { !((try? String(contentsOfFile: children, encoding: .utf8)) ?? "").isEmpty }, "the supervisor started a child")
             childPID = ((try? String(contentsOfFile: children, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             // Look only once the child has exec'd (before that it is a copy of the supervisor).
-            eventually {
+            #expect(eventually {
                 let environ = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(childPID)/environ"))) ?? Data()
                 environment = environ.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.filter { $0.hasPrefix("SUPERVISE_") }
                 return !environment.isEmpty
-            }
+            }, "child \(childPID) exec'd with a SUPERVISE_ environment")
             // sleep opens and closes locale files as it starts: look once it sleeps.
-            eventually {
+            #expect(eventually {
                 (try? String(contentsOfFile: "/proc/\(childPID)/wchan", encoding: .utf8)) == "hrtimer_nanosleep"
-            }
+            }, "child \(childPID) sleeps")
             fds = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(childPID)/fd")) ?? [])
                 .sorted { Int($0) ?? 0 < Int($1) ?? 0 }
             kill(process.processIdentifier, SIGTERM)

@@ -23,6 +23,7 @@ import SuperviseTestSupport
         try #require(eventually(timeout: 20) { ProcessInspector.liveChildren(of: master).count == 2 }, "\(supervise.log)")
 
         let load = LoopbackLoad(port: server.port)
+        // Stops the clients when a #require ends the test early (it has failed then); the end expects it.
         defer { _ = load.stop() }
         #expect(eventually(timeout: 20) { load.answered.count >= 4 }, "the load never got going: \(load.failed)")
         /// Whether the master has replaced `old` workers by two new ones that answer.
@@ -61,6 +62,7 @@ import SuperviseTestSupport
         try #require(eventually(timeout: 20) { ProcessInspector.liveChildren(of: master).count == 2 }, "\(server.errorLog)")
 
         let load = LoopbackLoad(port: server.port, clients: 2, requests: 5_000, seconds: 30)
+        // Stops the clients when a #require ends the test early (it has failed then); the end expects it.
         defer { _ = load.stop() }
         #expect(eventually(timeout: 20) { load.answered.count >= 4 }, "the load never got going: \(load.failed)")
         func replaced(_ old: Set<Int32>) -> Bool {

@@ -181,7 +181,7 @@ struct FreezingHost {
         for pid in read("cgroup.procs").split(separator: "\n") {
             try? String(pid).write(toFile: root, atomically: false, encoding: .utf8)
         }
-        _ = eventually(timeout: 5) { rmdir(path) == 0 || errno == ENOENT }
+        removeCgroup(path)
     }
 
     private func read(_ file: String) -> String {

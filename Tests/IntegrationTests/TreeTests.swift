@@ -53,6 +53,7 @@ import SuperviseTestSupport
     func movers(within timeout: Double = 5, in directory: URL? = nil) -> Set<String> {
         let before = Dictionary(uniqueKeysWithValues: Self.loops.map { ($0, counter($0, in: directory)) })
         var moved: Set<String> = []
+        // The set is the answer, a timeout included: callers compare it with the loops they expect.
         _ = eventually(timeout: timeout, interval: 0.02) {
             moved = Set(Self.loops.filter { counter($0, in: directory) != before[$0] })
             return moved.count == Self.loops.count

@@ -91,6 +91,7 @@ final class Recorder: Sendable {
 
     /// Waits until `count` entries are recorded; returns them.
     func wait(for count: Int, timeout: Double = 5) -> [String] {
+        // The entries are the answer, a timeout included: callers compare them with those they expect.
         _ = eventually(timeout: timeout) { all.count >= count }
         return all
     }

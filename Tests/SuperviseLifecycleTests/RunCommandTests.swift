@@ -66,4 +66,29 @@ import Testing
         _ = run.run.command(.background, to: run.children[0], at: 0, runIsEnding: ending())
         #expect(asked == 0, "a child with a process: the run is not ending")
     }
+
+    @Test func allReachesEveryChildAndANameTheChildSoNamed() {
+        #expect(RunCore.places(.all, among: ["api", "db", "cache"]) == .children([0, 1, 2]))
+        #expect(RunCore.places(.named("db"), among: ["api", "db", "cache"]) == .children([1]))
+        #expect(RunCore.places(.named("web"), among: ["api", "db"]) == .noChildNamed("web"))
+    }
+
+    @Test func noNameReachesTheOnlyChildAndIsRefusedAmongSeveral() {
+        #expect(RunCore.places(.unnamed, among: ["api"]) == .children([0]))
+        #expect(RunCore.places(.unnamed, among: ["api", "db"]) == .refused(reason: "name a child or 'all' (children: api, db)"))
+    }
+}
+
+/// Whether a child's first run starts as it joins the run (config `autostart`).
+@Suite(.timeLimit(.minutes(5))) struct RunJoinTests {
+    @Test func aChildStartsAsItJoinsUnlessItIsLeftNotRunning() {
+        var run = RunHarness(children: 0)
+        let core = ChildCore(settings: LifecycleSettings(), restart: RestartRules(), freezerNotifies: false)
+        let child = RunChild(name: "api", core: core, wrappedUp: false, pid: 0, mainProcessAlive: false)
+        #expect(run.handle(.joined(child: 3, child)) == [.startFirstRun(child: 3)])
+        let idle = ChildCore(settings: LifecycleSettings(), restart: RestartRules(), freezerNotifies: false, autostart: false)
+        let parked = RunChild(name: "push", core: idle, wrappedUp: false, pid: 0, mainProcessAlive: false)
+        #expect(parked.status.state == .notRunning)
+        #expect(run.handle(.joined(child: 4, parked)) == [], "autostart = false: an event or start launches it")
+    }
 }

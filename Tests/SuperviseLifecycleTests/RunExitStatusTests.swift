@@ -67,15 +67,26 @@ import SuperviseProtocol
         #expect(run.run.exitStatus == 99 && run.run.outcome.rule == .violationKill)
     }
 
-    @Test func aFailedWaitFailsTheRunAndIsRecordedAndRefused() {
+    @Test func aFailedWaitOnStdinFailsTheRunAndIsRecordedAndRefused() {
         var run = RunHarness(children: 1)
-        let actions = run.handle(.waitFailed(line: 4, text: "wait suspended child0 1s", reason: "timed out: child0 is active",
-                                             children: ["child0"]))
+        let actions = run.handle(.waitFailed(text: "wait suspended child0 1s", reason: "timed out: child0 is active",
+                                             children: ["child0"], from: .stdin(line: 4, mistakes: .logged)))
         #expect(actions == [.stepFailed(.wait, line: 4, text: "wait suspended child0 1s", reason: "timed out: child0 is active",
                                         children: ["child0"]),
                             .refuse("timed out: child0 is active")])
         run.endEveryChild([0])
         #expect(run.run.exitStatus == 123 && run.run.outcome.rule == .scriptStepFailed)
+    }
+
+    /// A control client's `wait` is its own: its failure is that client's answer, and the run's
+    /// exit status is as if it never waited.
+    @Test func aFailedWaitOfAControlClientFailsOnlyThatClient() {
+        var run = RunHarness(children: 1)
+        let actions = run.handle(.waitFailed(text: "wait suspended child0 1s", reason: "timed out: child0 is active",
+                                             children: ["child0"], from: .client))
+        #expect(actions == [.failClientWait(reason: "timed out: child0 is active")])
+        run.endEveryChild([0])
+        #expect(run.run.exitStatus == 0 && !run.run.outcome.scriptStepFailed)
     }
 }
 

@@ -55,3 +55,13 @@ import Testing
         #expect(Set(stopping) == [.launching, .active, .background, .terminating])
     }
 }
+
+/// The one-line hint on giving a child the terminal (docs/cli.md, "Terminals and shells").
+@Suite(.timeLimit(.minutes(5))) struct RunHintTests {
+    @Test func theFirstHintOfTheRunIsLoggedAndNoOther() {
+        var run = RunHarness(children: 2)
+        #expect(run.handle(.hint("give it the terminal", child: 1)) == [.childLog(child: 1, .notice, "give it the terminal")])
+        #expect(run.handle(.hint("give it the terminal", child: 1)) == [])
+        #expect(run.handle(.hint("another hint", child: 0)) == [], "one hint a run, whichever child")
+    }
+}

@@ -59,6 +59,26 @@ import Testing
         }
     }
 
+    /// `status` says why a child was reclaimed while it is `not-running` after it, and no longer
+    /// once an event launched it again.
+    @Test func whyAChildWasReclaimedStandsWhileItIsNotRunning() {
+        var run = run(budget: 20 * Self.mib)
+        let reason = "over the budget"
+        func reclaimed(_ child: Int) -> String? {
+            RunChild(name: run.name(child), core: run.cores[child], wrappedUp: run.wrappedUp[child], pid: run.pids[child],
+                     mainProcessAlive: !run.reaped[child], reclaimReason: reason).reclaimedBecause
+        }
+        run.feed(0, .reclaim)
+        #expect(reclaimed(0) == nil, "terminating: not yet reclaimed")
+        run.exit(0, .signaled(9))
+        run.wrapUp(0)
+        #expect(run.cores[0].status.state == .notRunning)
+        #expect(reclaimed(0) == reason)
+        #expect(reclaimed(1) == nil, "suspended, never reclaimed")
+        run.feed(0, .event(kind: "sync", text: nil))
+        #expect(run.cores[0].status.state != .notRunning && reclaimed(0) == nil, "launched again for the event")
+    }
+
     /// A child is weighed from when its freeze was verified, and only while it is suspended.
     @Test func onlySuspendedChildrenAreCandidatesFromTheirFreeze() {
         var run = run(budget: nil)

@@ -20,6 +20,13 @@ import Testing
         #expect(signal(&run, .terminate).last == .feedEveryChild(.terminate(escalate: true)), "every one after the first kills")
     }
 
+    @Test func aSignalTheTableSaysNothingOfIsOnlyLogged() {
+        var run = RunHarness(children: 2)
+        let actions = run.handle(.signal(31, name: "SIGSYS (31)", order: nil, routine: false, children: run.children))
+        #expect(actions == [.log(.notice, "SIGSYS (31): ignored")])
+        #expect(run.cores.allSatisfy { $0.status.state == .active }, "no child was touched")
+    }
+
     @Test func backgroundAndForegroundReachEveryChild() {
         var run = RunHarness(children: 2)
         #expect(signal(&run, .background, 10, "SIGUSR1 (10)")

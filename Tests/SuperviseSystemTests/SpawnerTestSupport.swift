@@ -126,8 +126,3 @@ func fileIdentity(path: String) -> [UInt64]? {
 let standardOutputAndErrorDiffer = fileIdentity(fd: 1) != fileIdentity(fd: 2)
 
 let cgroupV2IsWritable = access("/sys/fs/cgroup/unified/cgroup.procs", W_OK) == 0
-
-/// rmdir, retried while the last reaped process is still leaving.
-func removeCgroup(_ path: String) {
-    eventually(timeout: 1, interval: 0.02) { rmdir(path) == 0 || errno != EBUSY }
-}

@@ -106,20 +106,19 @@ extension Supervisor {
         }
     }
 
-    /// The places of the children a command names, or `nil` after rejecting it: why none could be.
+    /// The places of the children a command names (``RunCore/places(_:among:)``), or `nil` after
+    /// rejecting it for the reason the core gives.
     private func resolve(_ target: ControlTarget, _ origin: CommandOrigin, _ text: String) -> [Int]? {
-        switch target {
-        case .all:
-            return Array(children.indices)
-        case .unnamed:
-            if children.count == 1 { return [0] }
-            rejected(text, .unrunnable(reason: "name a child or 'all' (children: \(children.map(\.name).joined(separator: ", ")))"), origin)
-            return nil
-        case .named(let name):
-            if let place = children.firstIndex(where: { $0.name == name }) { return [place] }
-            rejected(text, .unrunnable(reason: echo(for: origin).unknownChild(name, among: children.map(\.name))), origin)
-            return nil
+        let names = children.map(\.name)
+        switch RunCore.places(target, among: names) {
+        case .children(let places):
+            return places
+        case .refused(let reason):
+            rejected(text, .unrunnable(reason: reason), origin)
+        case .noChildNamed(let name):
+            rejected(text, .unrunnable(reason: echo(for: origin).unknownChild(name, among: names)), origin)
         }
+        return nil
     }
 
     /// What a command answers: on stdout for stdin, to the client for the socket.
@@ -161,7 +160,7 @@ extension Supervisor {
     }
 
     /// Ends a stdin `sleep` whose time is up, or a `wait` that is satisfied, timed out or can't
-    /// be satisfied; a failed one fails the run (123).
+    /// be satisfied; what a failed one does is the core's.
     private func releaseHold(at now: Instant) {
         guard let commands, let hold = commands.hold else { return }
         let waited = judgedChildren(for: hold, at: now)
@@ -172,25 +171,31 @@ extension Supervisor {
             commands.hold = nil
         case .failed(let reason):
             commands.hold = nil
-            if case .wait(_, _, _, let line, let text) = hold {
-                let input = RunInput.waitFailed(line: line, text: text, reason: reason, children: hold.culprits(among: waited))
-                perform(core.handle(input), for: .stdin(line: line), text: text)
-            }
+            waitFailed(hold, reason, over: waited, of: nil)
         }
     }
 
-    /// Answers the control clients whose hold is over: `ok`, or for a failed `wait` the
-    /// client's failure alone (the run's exit status is not changed).
+    /// Answers the control clients whose hold is over: `ok`, or what the core makes of a failed `wait`.
     private func releaseClientHolds(at now: Instant) {
         guard let control else { return }
         for client in control.holdingClients {
             guard let hold = client.hold else { continue }
-            switch hold.verdict(over: judgedChildren(for: hold, at: now), at: now, launchable: commandsCanLaunch) {
+            let waited = judgedChildren(for: hold, at: now)
+            switch hold.verdict(over: waited, at: now, launchable: commandsCanLaunch) {
             case .holds: break
             case .released: control.finish(client, .ok)
-            case .failed(let reason): control.finish(client, .error(.waitFailed, reason))
+            case .failed(let reason): waitFailed(hold, reason, over: waited, of: client)
             }
         }
+    }
+
+    /// The `wait` `hold` of `client` (nil: of stdin) failed for `reason`: the run core says what
+    /// follows (``RunInput/waitFailed(text:reason:children:from:)``).
+    private func waitFailed(_ hold: CommandHold, _ reason: String, over waited: [CommandHold.Child], of client: ControlClient?) {
+        guard case .wait(_, _, _, let line, let text) = hold else { return }
+        let origin = client.map(CommandOrigin.client) ?? .stdin(line: line)
+        let input = RunInput.waitFailed(text: text, reason: reason, children: hold.culprits(among: waited), from: source(of: origin))
+        perform(core.handle(input), for: origin, text: text)
     }
 
     /// The children as `hold` sees them at `now`; a wait whose time is up looks first, as
@@ -219,7 +224,7 @@ extension Supervisor {
                 .object([("id", .string($0.id.rawValue)), ("name", .string($0.name))])
             })),
             ("memory_warning", .string(child.lifecycle.lastMemoryWarning?.rawValue)),
-            ("reclaimed", .string(child.state == .notRunning && child.lifecycle.exit?.by == .reclaim ? child.reclaimReason : nil)),
+            ("reclaimed", .string(runChild(child).reclaimedBecause)),
             ("scheduled", .array(child.core.work.pending.keys.map(\.rawValue).sorted().map(JSONValue.string))),
         ])
     }

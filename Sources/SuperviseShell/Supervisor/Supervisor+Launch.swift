@@ -3,8 +3,8 @@ import SuperviseLifecycle
 import SuperviseSystem
 
 extension Supervisor {
-    /// Makes the child's freezer unit and pipes, spawns it, and sends the launch events; a
-    /// child with `autostart` false is left `not-running`.
+    /// Makes the child's freezer unit, and starts its first run if the run core says so
+    /// (``RunInput/joined(child:_:)``: not for a child with `autostart` false).
     func launch(_ spec: ChildSpec) {
         let now = MonotonicClock.now()
         let unit: any FreezerUnit
@@ -15,7 +15,7 @@ extension Supervisor {
         }
         let child = SupervisedChild(spec: spec, unit: unit, loop: loop, origin: origin, logger: logger)
         children.append(child)
-        if spec.autostart { start(child, at: now) }
+        perform(core.handle(.joined(child: children.count - 1, runChild(child))), at: now)
     }
 
     /// Spawns one run of `child` into its freezer unit, with fresh pipes, and sends the launch events.

@@ -16,7 +16,7 @@ extension Supervisor {
     func runChild(_ child: SupervisedChild) -> RunChild {
         RunChild(name: child.name, core: child.core, wrappedUp: child.wrappedUp, pid: child.pid,
                  mainProcessAlive: childrenByPID[child.pid] === child, priority: child.spec.priority,
-                 frozenMemory: child.frozenMemory)
+                 frozenMemory: child.frozenMemory, reclaimReason: child.reclaimReason)
     }
 
     /// Every child as the run's rules see it, in the run's order.
@@ -48,6 +48,8 @@ extension Supervisor {
                 finishRun(of: children[place], at: now)
             case .startRequestedRun(let place):
                 if children[place].takeRunRequest() { start(children[place], at: now) }
+            case .startFirstRun(let place):
+                start(children[place], at: now)
             case .feedEveryChild(let input):
                 for child in children { child.handle(input, at: MonotonicClock.now()) }
             case .send(let signal, let recipients, let place, let note):
@@ -80,6 +82,9 @@ extension Supervisor {
             case .usageErrorToClient(let message):
                 guard case .client(let client) = origin else { continue }
                 client.usageError = message
+            case .failClientWait(let reason):
+                guard case .client(let client) = origin else { continue }
+                control?.finish(client, .error(.waitFailed, reason))
             }
         }
     }

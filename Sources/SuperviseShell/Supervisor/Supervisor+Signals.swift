@@ -11,8 +11,7 @@ extension Supervisor {
                 reap()
                 continue
             }
-            let order = (options.signalTable.action(for: signal) ?? .ignore).order
-            perform(core.handle(.signal(signal, name: SignalName.describe(signal), order: order,
+            perform(core.handle(.signal(signal, name: SignalName.describe(signal), order: options.signalTable.action(for: signal)?.order,
                                         routine: SignalTable.routine.contains(signal), children: runChildren)))
         }
     }

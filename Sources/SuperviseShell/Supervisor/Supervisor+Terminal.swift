@@ -55,11 +55,10 @@ extension Supervisor {
         giveHint(hint, for: child)
     }
 
-    /// One hint a run: the first says it.
+    /// Hands the run core `hint` for `child`, which logs one a run (``RunInput/hint(_:child:)``).
     private func giveHint(_ hint: String, for child: SupervisedChild) {
-        guard !gaveControlHint else { return }
-        gaveControlHint = true
-        child.logger.notice("\(hint)")
+        guard let place = children.firstIndex(where: { $0 === child }) else { return }
+        perform(core.handle(.hint(hint, child: place)))
     }
 
     private func carryOut(_ stop: TerminalJobControl.Stop, cause: String, child trigger: SupervisedChild? = nil) {

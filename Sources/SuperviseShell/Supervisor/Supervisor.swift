@@ -40,7 +40,6 @@ public final class Supervisor {
     /// Who has the terminal on stdin, and what a stop of the job does (``TerminalJobControl``).
     var jobControl = TerminalJobControl(ownGroup: ControllingTerminal.ownGroup, isPID1: ControllingTerminal.isPID1)
     /// The run said how to give a child the terminal (``ControlHint``): once is enough.
-    var gaveControlHint = false
     /// The memory pressure rules, and the kernel's trigger that wakes them (`nil`: not watched).
     var memoryPressure: MemoryPressure
     var pressureWatch = PressureWatch.off

@@ -39,7 +39,8 @@ public enum HelperProcess {
             }
         }
         guard ended else {
-            kill(pid, SIGKILL)
+            // Ours and not reaped by us: it fails only if someone else reaped it, and then it is gone.
+            _ = valueOrErrno { kill(pid, SIGKILL) }
             _ = valueOrErrno { waitpid(pid, &status, 0) }
             return .timedOut
         }
@@ -49,23 +50,22 @@ public enum HelperProcess {
     private static func start(_ program: String, _ arguments: [String], stdin: Int32) -> Result<pid_t, Errno> {
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
-        }
-        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-        _supervise_spawn_close_from(&actions, 3)
+        if case .failure(let error) = statusOrErrno({ posix_spawn_file_actions_init(&actions) }) { return .failure(error) }
+        // Destroying what was initialised can't fail.
+        defer { _ = statusOrErrno { posix_spawn_file_actions_destroy(&actions) } }
+        if case .failure(let error) = statusOrErrno({ posix_spawnattr_init(&attributes) }) { return .failure(error) }
+        defer { _ = statusOrErrno { posix_spawnattr_destroy(&attributes) } }
         var none = sigset_t(), all = sigset_t()
         sigemptyset(&none)
         sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = CStringArray(arguments)
         var pid: pid_t = 0
-        let error = posix_spawn(&pid, program, &actions, &attributes, argv.pointers, environ)
-        return error == 0 ? .success(pid) : .failure(Errno(rawValue: error))
+        return statusOrErrno { posix_spawn_file_actions_adddup2(&actions, stdin, 0) }
+            .flatMap { statusOrErrno { _supervise_spawn_close_from(&actions, 3) } }
+            .flatMap { statusOrErrno { posix_spawnattr_setsigmask(&attributes, &none) } }
+            .flatMap { statusOrErrno { posix_spawnattr_setsigdefault(&attributes, &all) } }
+            .flatMap { statusOrErrno { posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)) } }
+            .flatMap { statusOrErrno { posix_spawn(&pid, program, &actions, &attributes, argv.pointers, environ) } }
+            .map { pid }
     }
 }

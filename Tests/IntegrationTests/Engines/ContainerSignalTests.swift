@@ -22,7 +22,9 @@ struct ContainerSignalTests {
 
     /// `supervise ctl --socket /run/supervise.sock COMMAND` in the container, once its socket is there.
     static func ctl(_ container: some SupervisedContainer, _ command: String) -> (status: Int32, output: String) {
-        _ = eventually(timeout: 30) { (try? container.exec(["test", "-S", "/run/supervise.sock"]))?.status == 0 }
+        guard eventually(timeout: 30, { (try? container.exec(["test", "-S", "/run/supervise.sock"]))?.status == 0 }) else {
+            return (-1, "no /run/supervise.sock within 30 s: \(container.logs())")
+        }
         let words = command.split(separator: " ").map(String.init)
         return (try? container.exec(["supervise", "ctl", "--socket", "/run/supervise.sock"] + words)) ?? (-1, "exec failed")
     }
@@ -31,8 +33,9 @@ struct ContainerSignalTests {
     static func hostWorker(_ container: some SupervisedContainer) throws -> Int32 {
         let supervisor = try container.hostPID()
         var children: Set<Int32> = []
-        _ = eventually { children = ProcessInspector.liveChildren(of: supervisor); return children.count == 1 }
-        return try #require(children.first, "pid 1 has no child: \(container.logs())")
+        try #require(eventually { children = ProcessInspector.liveChildren(of: supervisor); return children.count == 1 },
+                     "pid 1 has not one child but \(children): \(container.logs())")
+        return try #require(children.first)
     }
 
     /// The report's one child.

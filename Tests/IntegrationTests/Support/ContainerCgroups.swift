@@ -27,7 +27,7 @@ struct ContainerCgroups {
     static func run(setup: String, _ arguments: [String], stdin: String, timeout: Double = 30) throws -> (status: Int32, stdout: String, stderr: String, leftInCgroup: [String]) {
         let cgroup = v2Mount + "/supervise-test-container-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         guard mkdir(cgroup, 0o755) == 0 else { throw SetupFailure("mkdir \(cgroup): \(String(cString: strerror(errno)))") }
-        defer { _ = eventually(timeout: 5) { rmdir(cgroup) == 0 || errno == ENOENT } }
+        defer { removeCgroup(cgroup) }
         let supervise = ([Supervise.binary] + arguments).map(ShellScript.quoted).joined(separator: " ")
         // The shell moves itself into the cgroup, so the namespace unshare makes is rooted there.
         let inside = "set -e; \(setup); exec \(supervise)"

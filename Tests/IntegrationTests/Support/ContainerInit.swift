@@ -75,10 +75,10 @@ enum ContainerInit: CustomTestStringConvertible, Equatable {
     /// The pid 1 `unshare` forked, as this test sees it, once it is there.
     private static func initPID(below unshare: Int32) -> Int32? {
         var found: Int32?
-        _ = eventually {
+        guard eventually({
             found = (ProcessInspector.read("/proc/\(unshare)/task/\(unshare)/children") ?? "").split(separator: " ").first.flatMap { Int32($0) }
             return found != nil
-        }
+        }) else { return nil }
         return found
     }
 

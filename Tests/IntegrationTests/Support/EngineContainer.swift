@@ -71,11 +71,11 @@ struct EngineContainer: SupervisedContainer {
     /// The exit status once the container has stopped, waiting at most `timeout` s; nil if it still runs.
     func exitStatus(timeout: Double) -> Int32? {
         var status: Int32?
-        _ = eventually(timeout: timeout, interval: 0.1) {
+        guard eventually(timeout: timeout, interval: 0.1, {
             guard (try? inspect("{{.State.Running}}")) == "false" else { return false }
             status = (try? inspect("{{.State.ExitCode}}")).flatMap { Int32($0) }
             return true
-        }
+        }) else { return nil }
         return status
     }
 

@@ -106,13 +106,13 @@ final class RuncContainer: SupervisedContainer, @unchecked Sendable {
     /// The container's pid 1 as the host sees it, once it runs.
     func hostPID() throws -> Int32 {
         var pid: Int32?
-        _ = eventually(timeout: 30, interval: 0.1) {
+        let running = eventually(timeout: 30, interval: 0.1) {
             let state = (try? cli.run(["state", id]))?.output ?? ""
             let object = try? JSONSerialization.jsonObject(with: Data(state.utf8)) as? [String: Any]
             pid = (object?["status"] as? String == "running") ? (object?["pid"] as? Int).map(Int32.init) : nil
             return pid != nil
         }
-        guard let pid else { throw SetupFailure("runc never ran \(id): \(logs())") }
+        guard running, let pid else { throw SetupFailure("runc never ran \(id) within 30 s: \(logs())") }
         return pid
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import SuperviseTestSupport
 
 /// A Debian bookworm root booted with systemd as pid 1 (`systemd-nspawn -b`), running
@@ -78,11 +79,11 @@ final class SystemdMachine {
         }
         // systemd's bus appears a moment after it starts: until then systemctl can't connect, or says offline.
         var running = (status: Int32(-1), output: "")
-        _ = eventually(timeout: 60, interval: 0.1) {
+        let answered = eventually(timeout: 60, interval: 0.1) {
             running = (try? run(["systemctl", "is-system-running", "--wait"])) ?? running
             return !running.output.contains("Failed to connect to bus") && !running.output.hasPrefix("offline")
         }
-        guard running.output.hasPrefix("running") else {
+        guard answered, running.output.hasPrefix("running") else {
             let failed = (try? run(["systemctl", "list-units", "--failed", "--no-pager"]).output) ?? ""
             throw SetupFailure("the machine's systemd is \(running.output) (not running): \(failed)")
         }
@@ -142,7 +143,9 @@ final class SystemdMachine {
             if !eventually(timeout: 20, interval: 0.05, { !self.process.isRunning }) {
                 try? "1".write(toFile: cgroup + "/cgroup.kill", atomically: false, encoding: .utf8)
                 kill(process.processIdentifier, SIGKILL)
-                _ = eventually(timeout: 10, interval: 0.05) { !self.process.isRunning }
+                if !eventually(timeout: 10, interval: 0.05, { !self.process.isRunning }) {
+                    Issue.record("systemd-nspawn \(process.processIdentifier) still runs 10 s after SIGKILL")
+                }
             }
         }
         // nspawn makes payload/… below its cgroup, and the same folder in the name=systemd hierarchy.

@@ -149,7 +149,8 @@ final class TruthMonitor {
     /// After the run: what is left of the tree and of its cgroups (waiting a few seconds for it to go).
     func leftovers() -> [String] {
         var left: [ProcessIdentity] = []
-        eventually(timeout: 3) {
+        // The list is the answer, a timeout included: empty once every process went.
+        _ = eventually(timeout: 3) {
             left = seen.filter(\.isAlive).sorted { $0.pid < $1.pid }
             return left.isEmpty
         }
@@ -199,7 +200,8 @@ final class TruthMonitor {
     private func beatsThatStopped() -> [String] {
         let before = Dictionary(uniqueKeysWithValues: worker.living.map { ($0, worker.beats($0)) })
         var stuck: [String] = []
-        eventually(timeout: beatBound) {
+        // The list is the answer, a timeout included: empty once every beater beat.
+        _ = eventually(timeout: beatBound) {
             stuck = before.keys.filter { worker.beats($0) == before[$0] }.sorted()
             return stuck.isEmpty
         }
