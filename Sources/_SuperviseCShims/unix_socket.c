@@ -52,7 +52,9 @@ static int private_directory(int parent, char name[static 64]) {
 }
 
 /* Binds `fd` to `name` in `directory` (bind has no *at form: through the working directory,
-   restored after), with the umask that makes it `mode`. */
+   restored after), with the umask that makes it `mode`. Both are the process's: the supervisor
+   runs one thread (no Dispatch, no Swift tasks), so nothing else opens a path or makes a file
+   meanwhile; `ctl`, the only other caller of this file, binds nothing. */
 static int bind_in(int fd, int directory, const char *name, mode_t mode) {
     struct sockaddr_un addr;
     if (address(name, &addr) != 0) return -1;
