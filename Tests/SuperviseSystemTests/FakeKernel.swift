@@ -320,7 +320,7 @@ final class FakeKernel: FreezerSystem {
         }
     }
 
-    /// `/proc/PID/{stat,status,environ,statm,schedstat}` and `/proc/PID/task/TID/{stat,wchan,schedstat,children}`.
+    /// `/proc/PID/{stat,status,environ,schedstat}` and `/proc/PID/task/TID/{stat,wchan,schedstat,children}`.
     private func renderProc(_ path: String) -> Result<String, Errno> {
         let fields = path.split(separator: "/").map(String.init)
         guard fields.count >= 3, let pid = Int32(fields[1]), let process = processes[pid] else {
@@ -333,8 +333,6 @@ final class FakeKernel: FreezerSystem {
             return .success("Name:\tfake\nSigPnd:\t0000000000000000\nShdPnd:\t\(process.killPending ? "0000000000000100" : "0000000000000000")\n")
         case ["environ"]:
             return .success(process.environment.map { $0 + "\0" }.joined())
-        case ["statm"]:
-            return .success("1000 250 100 10 0 50 0\n")
         case ["schedstat"]:
             return .success("1000 0 \(process.timesRun)\n")
         case let task where task.count == 3 && task[0] == "task":
@@ -351,10 +349,12 @@ final class FakeKernel: FreezerSystem {
         }
     }
 
-    /// A `/proc/PID/stat` line with the fields ``ProcFS/parseStat(_:)`` reads (a name with a space and a parenthesis).
+    /// A `/proc/PID/stat` line with the fields ``ProcFS/parseStat(_:)`` reads (a name with a space and a
+    /// parenthesis): 7 + 3 ticks of CPU time, 250 pages resident, and a field after them as the kernel has.
     private func statLine(_ pid: Int32, _ process: Process, state: Character) -> String {
         let afterName = [String(state), String(process.parent)] + Array(repeating: "0", count: 9)
-            + ["7", "3", "0", "0", "0", "0", String(process.threads.count), "0", String(process.startTicks), "0", "0"]
+            + ["7", "3", "0", "0", "0", "0", String(process.threads.count), "0", String(process.startTicks), "0", "250"]
+            + ["18446744073709551615"]
         return "\(pid) (fake (worker)) " + afterName.joined(separator: " ") + "\n"
     }
 

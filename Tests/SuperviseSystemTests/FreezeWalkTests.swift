@@ -8,6 +8,9 @@ import Testing
     }
 
     let main = Self.process(100)
+    /// What a look at a stopped process read.
+    static let stopped = ProcessStat(state: "T", parent: 1, userTicks: 7, systemTicks: 3, reapedChildrenTicks: 0,
+                                     startTicks: 1_000, residentPages: 250)
 
     /// Carries out a round with `tree` (parent pid → children pids) as the kernel, every process
     /// halted; the steps taken.
@@ -18,7 +21,7 @@ import Testing
             steps.append(step)
             switch step {
             case .stop: break
-            case .look(let process): walk.looked(process, .halted(timesRun: 3, threads: 1))
+            case .look(let process): walk.looked(process, .halted(timesRun: 3, threads: 1, stat: Self.stopped))
             case .listChildren(let process, _): walk.found(children: tree[process.pid] ?? [])
             case .listOrphans: walk.found(children: orphans)
             case .adopt(let pid, _, _): walk.adopted(Self.process(pid))
@@ -79,7 +82,7 @@ import Testing
         walk.beginRound(members: [main])
         while let step = walk.nextStep() {
             switch step {
-            case .look(let process): walk.looked(process, .halted(timesRun: nil, threads: 1))
+            case .look(let process): walk.looked(process, .halted(timesRun: nil, threads: 1, stat: Self.stopped))
             case .listChildren: walk.found(children: [101])
             case .adopt: walk.adopted(nil)
             case .stop, .listOrphans: Issue.record("unexpected \(step)")

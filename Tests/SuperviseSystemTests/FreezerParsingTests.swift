@@ -100,8 +100,8 @@ import Testing
 
     @Test func statIsParsedFromTheLastParenthesis() {
         let line = "4242 (a) b (c)) T 1 4240 4240 0 -1 4194560 100 0 0 0 7 3 2 1 20 0 1 0 98765 1000 10 18446744073709551615"
-        #expect(ProcFS.parseStat(line) == ProcessStat(state: "T", parent: 1,
-                                                      userTicks: 7, systemTicks: 3, reapedChildrenTicks: 3, startTicks: 98765))
+        #expect(ProcFS.parseStat(line) == ProcessStat(state: "T", parent: 1, userTicks: 7, systemTicks: 3,
+                                                      reapedChildrenTicks: 3, startTicks: 98765, residentPages: 10))
         #expect(ProcFS.parseStat("4242 (truncated") == nil)
         for start in ["9x765", "99999999999999999999", "-1"] {
             let malformed = line.split(separator: " ").map { $0 == "98765" ? start : String($0) }.joined(separator: " ")
@@ -109,9 +109,13 @@ import Testing
         }
     }
 
-    @Test func residentMemoryIsReadFromStatus() {
-        #expect(ProcFS.parseResidentKB(statm: "2000 300 250 10 0 120 0\n") == 300 * ProcFS.pageSize / 1024)
-        #expect(ProcFS.parseResidentKB(statm: "0\n") == nil)
+    /// CPU time (with reaped children's) and resident memory, both from `stat`, summed.
+    @Test func usageIsSummedFromStats() throws {
+        let line = "4242 (a) T 1 4240 4240 0 -1 4194560 100 0 0 0 7 3 2 1 20 0 1 0 98765 1000 300 18446744073709551615"
+        let stat = try #require(ProcFS.parseStat(line))
+        #expect(ProcFS.usage(of: [stat, stat]) == ResourceUsage(rssKB: 2 * 300 * ProcFS.pageSize / 1024,
+                                                               cpuMS: Double(2 * 13) * 1000 / Double(ProcFS.ticksPerSecond)))
+        #expect(ProcFS.usage(of: [ProcessStat]()) == ResourceUsage(rssKB: 0, cpuMS: 0))
     }
 
     @Test func pendingSIGKILLIsReadFromEitherPendingSet() {

@@ -104,6 +104,31 @@ import Testing
         #expect(tree().count == 1_201 && tree().allSatisfy(isStopped))
     }
 
+    /// The snapshot taken once the freeze of a tree of 801 is verified reads no file: each
+    /// member's CPU time and memory come from the stat its look in the verifying round read.
+    /// Before a freeze, each member is read.
+    @Test func theSnapshotOfAVerifiedFreezeReadsNothingAgain() throws {
+        fork(20, from: 1_000, below: 100)
+        for parent: Int32 in 1_000..<1_020 { fork(39, from: parent * 100, below: parent) }
+        let whole = ResourceUsage(rssKB: 801 * 250 * ProcFS.pageSize / 1024,
+                                  cpuMS: Double(801 * (7 + 3)) * 1000 / Double(ProcFS.ticksPerSecond))
+        freezer.rescan()
+        var before = kernel.procReads
+        #expect(unit.resourceUsage() == whole)
+        #expect(kernel.procReads - before == 801, "not frozen: each member's stat, and no other file")
+        try unit.requestFreeze()
+        var verdict = FreezeCheck.notFrozen, turns = 0
+        while verdict != .frozen, turns < 1_000 {
+            turns += 1
+            freezer.endMoment()
+            verdict = unit.checkFreeze()
+        }
+        #expect(verdict == .frozen)
+        before = kernel.procReads
+        #expect(unit.resourceUsage() == whole)
+        #expect(kernel.procReads == before, "the snapshot read \(kernel.procReads - before) files")
+    }
+
     /// A tree of 301 known members needs two turns to be sent its stops: only the request's
     /// own check skips its look; the check after the round that a later slice ended begins the
     /// next round at once.

@@ -292,7 +292,7 @@ import Testing
     /// One suspend of a one-process tree, counted: the stop, then one look (its stat and
     /// schedstat), its children, and at the end of that turn the supervisor's, whatever else
     /// runs on the machine; no scan of `/proc` (it cost four system calls per process on the
-    /// machine, ~500 in all).
+    /// machine, ~500 in all), and nothing more for the snapshot (the look's stat gives it).
     @Test func oneSuspendOfOneProcessReadsFiveFiles() throws {
         let freezer = SignalStopFreezer(adoption: OrphanAdoption(adopter: 50, soleChild: true), system: kernel)
         kernel.addProcess(50)
@@ -305,6 +305,7 @@ import Testing
         freezer.endMoment()
         #expect(unit.checkFreeze() == .unfinished, "the supervisor's children are listed at the end of the turn")
         #expect(check(unit))
+        #expect(unit.resourceUsage()?.rssKB == 250 * ProcFS.pageSize / 1024)
         #expect(kernel.procReads - before == 5, "files read: \(kernel.procReads - before)")
         #expect(kernel.signals.map(\.signal) == [SIGSTOP])
     }

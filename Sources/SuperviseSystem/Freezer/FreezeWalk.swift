@@ -32,8 +32,9 @@ struct FreezeWalk {
     /// What a look at one stopped process found.
     enum Look: Equatable {
         /// Every thread is stopped (or parked in vfork); `timesRun` is how many times the kernel
-        /// ran it (schedstat), `nil` when the kernel can't tell; it has `threads` threads.
-        case halted(timesRun: UInt64?, threads: Int)
+        /// ran it (schedstat), `nil` when the kernel can't tell; it has `threads` threads; `stat`
+        /// is the process's own stat the look read.
+        case halted(timesRun: UInt64?, threads: Int, stat: ProcessStat)
         case running
         case gone
     }
@@ -62,6 +63,10 @@ struct FreezeWalk {
     /// The schedstat counts of the stopped processes at the looks of the round that found the
     /// tree frozen; `nil` when one can't be told.
     private(set) var timesRun: [ProcessIdentity: UInt64]? = [:]
+    /// The stats of the stopped processes at the looks of the round that found the tree frozen:
+    /// a stopped process's CPU time and memory stand still, so the freeze's snapshot is taken
+    /// from them, without reading each process again.
+    private(set) var stats: [ProcessIdentity: ProcessStat] = [:]
 
     private var phase = Phase.stopping
     private var pending: [Step] = []
@@ -120,6 +125,7 @@ struct FreezeWalk {
             guard !sentStops else { return verdict = .notFrozen }
             phase = .looking
             timesRun = [:]
+            stats = [:]
             pending = stopped.map(Step.look)
         case .looking:
             phase = .walking
@@ -142,8 +148,9 @@ struct FreezeWalk {
     mutating func looked(_ process: ProcessIdentity, _ look: Look) {
         awaiting = nil
         switch look {
-        case .halted(let count, let threads):
+        case .halted(let count, let threads, let stat):
             self.threads[process] = threads
+            stats[process] = stat
             if let count, timesRun != nil { timesRun?[process] = count } else { timesRun = nil }
         case .running:
             pending = []

@@ -15,6 +15,8 @@ struct ProcessStat: Equatable {
     var startTicks: UInt64
     /// How many threads it has (in a thread's own stat, its process's).
     var threads: Int = 1
+    /// Its resident set, in pages: the figure `/proc/PID/statm` gives as resident.
+    var residentPages: Int = 0
 
     /// Whether the task can't run: stopped, traced-stopped, or dead.
     var isHalted: Bool { "TtZX".contains(state) }
@@ -41,15 +43,16 @@ struct ProcFS {
         let bytes = text.utf8
         guard let close = bytes.lastIndex(of: UInt8(ascii: ")")) else { return nil }
         let fields = bytes[bytes.index(after: close)...].split(separator: UInt8(ascii: " "))
-        guard fields.count > 19, let state = fields[0].first,
+        guard fields.count > 21, let state = fields[0].first,
               let parent = decimal(fields[1]).flatMap(Int32.init(exactly:)),
               let user = decimal(fields[11]), let system = decimal(fields[12]),
               let childUser = decimal(fields[13]), let childSystem = decimal(fields[14]),
-              let threads = decimal(fields[17]).flatMap(Int.init(exactly:)), let start = decimal(fields[19])
+              let threads = decimal(fields[17]).flatMap(Int.init(exactly:)), let start = decimal(fields[19]),
+              let resident = decimal(fields[21]).flatMap(Int.init(exactly:))
         else { return nil }
         return ProcessStat(state: Character(Unicode.Scalar(state)), parent: parent,
-                           userTicks: user, systemTicks: system,
-                           reapedChildrenTicks: childUser + childSystem, startTicks: start, threads: threads)
+                           userTicks: user, systemTicks: system, reapedChildrenTicks: childUser + childSystem,
+                           startTicks: start, threads: threads, residentPages: resident)
     }
 
     /// The unsigned decimal number `digits` spell, or `nil` (not digits, or too large).
@@ -64,14 +67,6 @@ struct ProcFS {
             value = sum
         }
         return value
-    }
-
-    /// The resident set in `/proc/PID/statm` (its second field, in pages), in kB. `statm` is
-    /// far cheaper for the kernel to produce than `status`, and a snapshot sits on the suspend path.
-    static func parseResidentKB(statm: String) -> Int? {
-        let fields = statm.split(separator: " ")
-        guard fields.count >= 2, let pages = Int(fields[1]) else { return nil }
-        return pages * pageSize / 1024
     }
 
     /// The size of a memory page, in bytes.
@@ -163,10 +158,6 @@ struct ProcFS {
         }
     }
 
-    func residentKB(_ pid: Int32) -> Int? {
-        (try? system.readFile("/proc/\(pid)/statm").get()).flatMap { Self.parseResidentKB(statm: $0) }
-    }
-
     /// Every process id now in `/proc`.
     func allPIDs() -> [Int32] {
         system.subdirectoriesOrNone(of: "/proc").compactMap { name in
@@ -174,14 +165,20 @@ struct ProcFS {
         }
     }
 
-    /// CPU time (with that of reaped children) and resident memory summed over `pids`.
+    /// CPU time (with that of reaped children) and resident memory summed over `pids`, each
+    /// read from its `stat` alone.
     func usage(of pids: [Int32]) -> ResourceUsage {
+        Self.usage(of: pids.compactMap(stat))
+    }
+
+    /// CPU time (with that of reaped children) and resident memory summed over `stats`.
+    static func usage(of stats: some Sequence<ProcessStat>) -> ResourceUsage {
         var ticks: UInt64 = 0
-        var kilobytes = 0
-        for pid in pids {
-            if let stat = stat(pid) { ticks += stat.userTicks + stat.systemTicks + stat.reapedChildrenTicks }
-            kilobytes += residentKB(pid) ?? 0
+        var pages = 0
+        for stat in stats {
+            ticks += stat.userTicks + stat.systemTicks + stat.reapedChildrenTicks
+            pages += stat.residentPages
         }
-        return ResourceUsage(rssKB: kilobytes, cpuMS: Double(ticks) * 1000 / Double(Self.ticksPerSecond))
+        return ResourceUsage(rssKB: pages * pageSize / 1024, cpuMS: Double(ticks) * 1000 / Double(ticksPerSecond))
     }
 }

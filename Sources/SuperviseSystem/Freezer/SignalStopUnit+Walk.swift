@@ -39,7 +39,7 @@ extension SignalStopUnit {
         guard halted else { return .running }
         let count = procFS.timesRun(pid, threads: threads)
         // A count of 0 is a kernel that does not count: no process that ever ran has it.
-        return .halted(timesRun: count == 0 ? nil : count, threads: threads?.count ?? 1)
+        return .halted(timesRun: count == 0 ? nil : count, threads: threads?.count ?? 1, stat: stat)
     }
 
     private func isHalted(_ stat: ProcessStat, _ pid: Int32, _ thread: String) -> Bool {

@@ -139,7 +139,7 @@ final class SignalStopUnit: FreezerUnit {
         for process in current.walk.stopped {
             switch look(process) {
             case .running: return .thawed("process \(process.pid) was continued")
-            case .halted(let count, _): if let count, runs != nil { runs?[process] = count } else { runs = nil }
+            case .halted(let count, _, _): if let count, runs != nil { runs?[process] = count } else { runs = nil }
             case .gone: continue
             }
         }
@@ -232,11 +232,14 @@ final class SignalStopUnit: FreezerUnit {
         if knownEmpty { closings = [] }
     }
 
-    /// The usage of the members the last scan found: a snapshot is taken when a freeze is
-    /// verified, just after the scan that confirmed it.
+    /// The usage of the members the last scan or walk found. A snapshot is taken when a freeze
+    /// is verified: each member is then counted from the stat its look in the verifying round
+    /// read (``FreezeWalk/stats``), not read again: a second pass over a tree of thousands
+    /// held the loop as long as the looks.
     func resourceUsage() -> ResourceUsage? {
         guard main != nil else { return nil }
-        return procFS.usage(of: members.map(\.pid))
+        let looked = freeze.flatMap { $0.verified ? $0.walk.stats : nil } ?? [:]
+        return ProcFS.usage(of: members.compactMap { looked[$0] ?? procFS.stat($0) })
     }
 
     func remove() {
