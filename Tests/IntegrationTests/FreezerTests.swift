@@ -46,12 +46,14 @@ import SuperviseTestSupport
             let children = "/proc/\(process.processIdentifier)/task/\(process.processIdentifier)/children"
             #expect(eventually { !((try? String(contentsOfFile: children, encoding: .utf8)) ?? "").isEmpty }, "the supervisor started a child")
             childPID = ((try? String(contentsOfFile: children, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-            // Look only once the child has exec'd (before that it is a copy of the supervisor).
+            // Look only once the child has exec'd: before that it is a copy of the supervisor, whose
+            // environment may hold SUPERVISE_ variables too (EnvironmentTests sets them in this
+            // test process, which the supervisor inherits when it starts meanwhile).
             #expect(eventually {
-                let environ = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(childPID)/environ"))) ?? Data()
-                environment = environ.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.filter { $0.hasPrefix("SUPERVISE_") }
-                return !environment.isEmpty
-            }, "child \(childPID) exec'd with a SUPERVISE_ environment")
+                (try? String(contentsOfFile: "/proc/\(childPID)/comm", encoding: .utf8)) == "sleep\n"
+            }, "child \(childPID) exec'd sleep")
+            let environ = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(childPID)/environ"))) ?? Data()
+            environment = environ.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.filter { $0.hasPrefix("SUPERVISE_") }
             // sleep opens and closes locale files as it starts: look once it sleeps.
             #expect(eventually {
                 (try? String(contentsOfFile: "/proc/\(childPID)/wchan", encoding: .utf8)) == "hrtimer_nanosleep"

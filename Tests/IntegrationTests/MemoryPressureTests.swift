@@ -114,7 +114,7 @@ import SuperviseTestSupport
 
         // Pressure eases once the hog is gone; the next event launches p2 again, told it was reclaimed.
         live.send(["terminate hog", "wait exited hog timeout=20s"])
-        #expect(eventually(timeout: 30) { live.log.contains("memory pressure eased") }, "\(live.log)")
+        #expect(eventually(timeout: 30) { Self.lastLevelEased(live.log) }, "\(live.log)")
         live.send(["event p2 back", "wait suspended p2 timeout=20s"])
         #expect(NotRunningTests.statuses(live, count: 5).last?.state == "suspended", "\(live.log)")
         let read = ((try? String(contentsOfFile: temporary.file("p2"), encoding: .utf8)) ?? "").split(separator: "\n")
@@ -140,7 +140,19 @@ import SuperviseTestSupport
             (change["t_ms"] as? Double).flatMap { t in (change["level"] as? String).map { (t, $0) } }
         }
         #expect(changes.first.map { $0.0 <= firstWarning.0 } == true, "a level before the first warning: \(changes)")
-        #expect(changes.contains { $0.1 == "low" || $0.1 == "critical" } && changes.last?.1 == "none", "\(changes)")
+        // Eased after the hard level: later changes are the machine's (its PSI is shared with
+        // every test beside this one; once, 4 ms after `none`, another's load read critical).
+        let hard = changes.firstIndex { $0.1 == "low" || $0.1 == "critical" }
+        #expect(hard.map { changes[($0 + 1)...].contains { $0.1 == "none" } } == true, "low or critical, then none: \(changes)")
+    }
+
+    /// Whether the last change of level the log gives is an easing: an earlier one does not do,
+    /// as the level may rise again, once in 4 ms (the machine's pressure is every test's).
+    static func lastLevelEased(_ log: String) -> Bool {
+        let changes = log.split(separator: "\n").filter { line in
+            !line.contains("reclaimed:") && ["eased", "moderate", "low", "critical"].contains { line.contains("memory pressure \($0)") }
+        }
+        return changes.last?.contains("memory pressure eased") == true
     }
 
     /// A child held in the background by an open task runs, so it is warned, with the background
