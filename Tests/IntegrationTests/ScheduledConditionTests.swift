@@ -52,4 +52,33 @@ import SuperviseTestSupport
         let records = run.child["scheduled_tasks"] as? [[String: Any]] ?? []
         #expect(records.count == 1 && records.first?["outcome"] as? String == "success", "\(records)")
     }
+
+    /// A parked worker whose task requiring every condition is not due for an hour costs
+    /// nothing meanwhile: no condition is watched or re-read before a task is due
+    /// (docs/conditions.md), so the supervisor sleeps in epoll_wait and is never woken.
+    @Test(arguments: Backend.usable(in: "ScheduledConditionTests"))
+    func aTaskNotYetDueWakesNothing(backend: Backend) throws {
+        var frozen = false, before: [String: Int] = [:], after: [String: Int] = [:]
+        let run = try Supervise.run(
+            ["--freezer", backend.rawValue, "--window", "0", "--name", "worker", "--", Supervise.worker("aware-worker.sh")],
+            stdin: "background\nwait suspended timeout=10s\n",
+            environment: ["WORKER_LOG": log, "WORKER_REQUESTS": "schedule t refresh earliest=1h requires=idle,power,network"]) { process in
+                let pid = process.processIdentifier
+                frozen = SupervisedChild(backend: backend, supervisorPID: pid).waitFrozen()
+                // Idle: blocked in epoll_wait (232) or epoll_pwait (281), its script read to the end.
+                #expect(eventually(timeout: 10) {
+                    let blockedIn = ProcessInspector.read("/proc/\(pid)/syscall") ?? ""
+                    return blockedIn.hasPrefix("232 ") || blockedIn.hasPrefix("281 ")
+                }, "the supervisor never waited in epoll")
+                before = FreezerTests.contextSwitches(pid)
+                // The point: 3 s in which an idle supervisor must not be woken.
+                Thread.sleep(forTimeInterval: 3)
+                after = FreezerTests.contextSwitches(pid)
+                kill(pid, SIGTERM)
+            }
+        #expect(frozen, "the kernel never showed the parked worker frozen: \(events())")
+        #expect(!before.isEmpty && before == after, "context switches while a task is not yet due: \(before) -> \(after)")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!events().contains { $0.hasPrefix("task ") }, "the task ran before it was due: \(events())")
+    }
 }
