@@ -71,13 +71,14 @@ import SuperviseTestSupport
                     return blockedIn.hasPrefix("232 ") || blockedIn.hasPrefix("281 ")
                 }, "the supervisor never waited in epoll")
                 before = FreezerTests.contextSwitches(pid)
-                // The point: 3 s in which an idle supervisor must not be woken.
-                Thread.sleep(forTimeInterval: 3)
+                // The point: longer than the 5 s re-read of a waited condition, in which an idle
+                // supervisor must not be woken.
+                Thread.sleep(forTimeInterval: 5.5)
                 after = FreezerTests.contextSwitches(pid)
                 kill(pid, SIGTERM)
             }
         #expect(frozen, "the kernel never showed the parked worker frozen: \(events())")
-        #expect(!before.isEmpty && before == after, "context switches while a task is not yet due: \(before) -> \(after)")
+        #expect(!before.isEmpty && before == after, "context switches in 5.5 s while a task is not yet due: \(before) -> \(after)")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!events().contains { $0.hasPrefix("task ") }, "the task ran before it was due: \(events())")
     }
