@@ -53,19 +53,36 @@ import SuperviseTestSupport
         #expect(records.count == 1 && records.first?["outcome"] as? String == "success", "\(records)")
     }
 
+    /// What `supervise ctl status` answers on `socket`.
+    static func status(_ socket: String) -> String {
+        (try? Ctl.run(socket, ["status"])).map { $0.stdout + $0.stderr } ?? "ctl failed"
+    }
+
     /// A parked worker whose task requiring every condition is not due for an hour costs
     /// nothing meanwhile: no condition is watched or re-read before a task is due
     /// (docs/conditions.md), so the supervisor sleeps in epoll_wait and is never woken.
     @Test(arguments: Backend.usable(in: "ScheduledConditionTests"))
     func aTaskNotYetDueWakesNothing(backend: Backend) throws {
-        var frozen = false, before: [String: Int] = [:], after: [String: Int] = [:]
+        let socket = temporary.file("s")
+        var parked = false, frozen = false, before: [String: Int] = [:], after: [String: Int] = [:], last = ""
         let run = try Supervise.run(
-            ["--freezer", backend.rawValue, "--window", "0", "--name", "worker", "--", Supervise.worker("aware-worker.sh")],
-            stdin: "background\nwait suspended timeout=10s\n",
+            ["--aware", "--control", "none", "--freezer", backend.rawValue, "--window", "0", "--socket", socket,
+             "--name", "worker", "--", Supervise.worker("aware-worker.sh")],
             environment: ["WORKER_LOG": log, "WORKER_REQUESTS": "schedule t refresh earliest=1h requires=idle,power,network"]) { process in
                 let pid = process.processIdentifier
-                frozen = SupervisedChild(backend: backend, supervisorPID: pid).waitFrozen()
-                // Idle: blocked in epoll_wait (232) or epoll_pwait (281), its script read to the end.
+                // Its task pending before it is sent to the background (a freeze between its
+                // `hello` and its `schedule` would hold the request back), then parked.
+                let pending = eventually(timeout: 20) {
+                    last = Self.status(socket)
+                    return last.contains("\"scheduled\":[\"t\"]")
+                }
+                let sent = pending && (try? Ctl.run(socket, ["background"]))?.status == 0
+                parked = sent && eventually(timeout: 20) {
+                    last = Self.status(socket)
+                    return last.contains("\"state\":\"suspended\"")
+                }
+                frozen = parked && SupervisedChild(backend: backend, supervisorPID: pid).waitFrozen()
+                // Idle: blocked in epoll_wait (232) or epoll_pwait (281), the last ctl answered.
                 #expect(eventually(timeout: 10) {
                     let blockedIn = ProcessInspector.read("/proc/\(pid)/syscall") ?? ""
                     return blockedIn.hasPrefix("232 ") || blockedIn.hasPrefix("281 ")
@@ -77,6 +94,7 @@ import SuperviseTestSupport
                 after = FreezerTests.contextSwitches(pid)
                 kill(pid, SIGTERM)
             }
+        #expect(parked, "status never showed the worker's task t pending, then it suspended: \(last), \(events())")
         #expect(frozen, "the kernel never showed the parked worker frozen: \(events())")
         #expect(!before.isEmpty && before == after, "context switches in 5.5 s while a task is not yet due: \(before) -> \(after)")
         #expect(run.status == 0, "\(run.stderr)")
