@@ -92,7 +92,7 @@ import SuperviseTestSupport
                     .randomElement(using: &random)!
                 let count = [1_000, 100_000].randomElement(using: &random)!
                 bytes.replaceSubrange(strings.randomElement(using: &random)!,
-                                      with: Array([[UInt8]](repeating: piece, count: count / piece.count).joined()))
+                                      with: Mutator.repeated(piece, count / piece.count))
             case 4 where !strings.isEmpty:
                 let at = strings.randomElement(using: &random)!.lowerBound
                 bytes.insert(contentsOf: [[0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xC3]].randomElement(using: &random)!, at: at)
