@@ -11,7 +11,7 @@ import SuperviseTestSupport
                                        "--freezer=cgroup3", "--stop-signal", "SIGKILL", "65", "-1", ""]
 
     @Test func mutatedArgumentsParseOrFailWithOneLine() {
-        var run = FuzzRun("cli-mutated", defaultIterations: 400)
+        var run = FuzzRun("cli-mutated", defaultIterations: 200)
         let corpus = Corpus.lines("cli").map { String(decoding: $0, as: UTF8.self).split(separator: " ").map(String.init) }
         for _ in 0..<run.iterations {
             let arguments = Self.mutate(corpus.randomElement(using: &run.random)!,
