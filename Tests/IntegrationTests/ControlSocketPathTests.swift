@@ -27,13 +27,14 @@ import Testing
         let socket = temporary.file("s")
         let stop = Atomic<Bool>(false)
         // The pauses leave the cores to the supervisors (and to the tests beside this one): a
-        // loop without them spun a core for the whole test.
+        // loop without them spun a core for the whole test, and 0.2 ms ones still took a share
+        // of it in wake-ups; a supervisor's start spans many 1 ms swaps.
         let swapper = Thread {
             while !stop.load(ordering: .relaxed) {
                 _ = unlink(socket)
-                usleep(200)
+                usleep(1000)
                 _ = symlink(target, socket)
-                usleep(200)
+                usleep(1000)
             }
         }
         swapper.start()
