@@ -290,15 +290,9 @@ import SuperviseTestSupport
         if !input.contains(where: { $0.hasPrefix("terminate") }) { input.append("terminate") }
         let stdin = plan.input ?? input.joined(separator: "\n") + "\n"
 
-        let place = DocPlace()
+        let place = try DocPlace()
         defer { place.remove() }
-        var result = try place.run(script, stdin: stdin, timeout: Self.timeout)
-        // The wrapper was written while another test's thread forked: until that child's exec, it
-        // held the wrapper open for writing, and an exec of it fails (ETXTBSY). Not the doc's fault.
-        for _ in 0..<3 where result.status == 126 && result.stderr.contains("Text file busy") {
-            Thread.sleep(forTimeInterval: 0.2)
-            result = try place.run(script, stdin: stdin, timeout: Self.timeout)
-        }
+        let result = try place.run(script, stdin: stdin, timeout: Self.timeout)
         let shown = "\(location): \(command.text)\nran: \(script)\nshell status \(result.status)\n"
             + "stdout:\n\(result.stdout)\nstderr:\n\(result.stderr)"
         #expect(result.ended, "did not end within \(Self.timeout) s: \(shown)")

@@ -12,7 +12,7 @@ import SuperviseTestSupport
 
     /// A main shell with a member of its process group and one that left it with `setsid`; each
     /// appends a line to DIR/ROLE.SIG for each HUP, USR1 and USR2 it is sent.
-    var worker: [String] {
+    func worker() throws -> [String] {
         let script = """
             #!/bin/sh
             dir=$1 role=$2
@@ -32,7 +32,7 @@ import SuperviseTestSupport
             while kill -0 $! 2>/dev/null; do wait $!; done
             """
         let path = directory + "/counter.sh"
-        FileManager.default.createFile(atPath: path, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
+        try writeProgram(path, script)
         return [path, directory]
     }
 
@@ -70,7 +70,7 @@ import SuperviseTestSupport
     func eachTargetReachesExactlyItsProcesses(backend: Backend) throws {
         let supervise = try LiveSupervise(["--freezer", backend.rawValue, "--name", "w", "--window", "0",
                                            "--signal", "HUP=forward", "--signal", "USR1=forward-group",
-                                           "--signal", "USR2=forward-tree", "--"] + worker)
+                                           "--signal", "USR2=forward-tree", "--"] + (try worker()))
         defer { supervise.stop() }
         try #require(eventually(timeout: 20) { pids().count == 3 }, "the tree never started:\n\(supervise.log)")
 
@@ -116,7 +116,7 @@ import SuperviseTestSupport
     /// same target. (Not TSTP: the kernel drops it for the escaped one, an orphaned group.)
     @Test(arguments: Backend.usable(in: "ForwardTargetTests"))
     func aStopSentWhileSuspendedStopsItsTargetOnceThawed(backend: Backend) throws {
-        let supervise = try LiveSupervise(["--freezer", backend.rawValue, "--name", "w", "--window", "0", "--"] + worker)
+        let supervise = try LiveSupervise(["--freezer", backend.rawValue, "--name", "w", "--window", "0", "--"] + (try worker()))
         defer { supervise.stop() }
         try #require(eventually(timeout: 20) { pids().count == 3 }, "the tree never started:\n\(supervise.log)")
         let tree = pids()

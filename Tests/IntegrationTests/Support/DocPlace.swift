@@ -15,21 +15,24 @@ final class DocPlace: @unchecked Sendable {
         var stderr: String
     }
 
-    init() {
+    init() throws {
         let repository = DocCommandTests.repository
         let worker = Supervise.worker("aware-worker.sh")
-        func write(_ path: String, _ text: String, executable: Bool = false) {
-            FileManager.default.createFile(atPath: path, contents: Data(text.utf8),
-                                           attributes: [.posixPermissions: executable ? 0o755 : 0o644])
+        func write(_ path: String, _ text: String, executable: Bool = false) throws {
+            guard executable else {
+                FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o644])
+                return
+            }
+            try writeProgram(path, text)
         }
         // ./worker, ./api, ./batch: the tests' protocol worker (named by the file, so `event worker …` reaches it).
         for name in ["worker", "api", "batch"] {
-            write(directory.file(name), "#!/bin/sh\nexec bash '\(worker)'\n", executable: true)
+            try write(directory.file(name), "#!/bin/sh\nexec bash '\(worker)'\n", executable: true)
         }
-        write(directory.file("job.py"), "import time\ntime.sleep(30)\n")
-        write(directory.file("supervise.toml"), "[child.worker]\ncommand = [\"bash\", \"\(worker)\"]\n")
+        try write(directory.file("job.py"), "import time\ntime.sleep(30)\n")
+        try write(directory.file("supervise.toml"), "[child.worker]\ncommand = [\"bash\", \"\(worker)\"]\n")
         // docs/report.md's JUnit example: a worker that holds task t1 past its 1 s limit, and a child that exits 0.
-        write(directory.file("ci.toml"), """
+        try write(directory.file("ci.toml"), """
             [child.worker]
             command = ["bash", "\(worker)"]
             limit = "1s"
@@ -44,7 +47,7 @@ final class DocPlace: @unchecked Sendable {
             try? FileManager.default.createSymbolicLink(atPath: directory.file(name),
                                                         withDestinationPath: repository.appendingPathComponent(name).path)
         }
-        write(tools.file("supervise"), """
+        try write(tools.file("supervise"), """
             #!/bin/sh
             '\(Supervise.binary)' "$@"
             status=$?
