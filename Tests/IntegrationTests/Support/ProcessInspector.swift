@@ -63,16 +63,19 @@ enum ProcessInspector {
 
     /// The pids `/proc/PID/task/*/children` list for `pid`: each thread's children, zombies too.
     private static func children(of pid: Int32) -> [Int32] {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        return tasks.flatMap { task in
+        threads(of: pid).flatMap { task in
             (read("/proc/\(pid)/task/\(task)/children") ?? "").split(separator: " ").compactMap { Int32($0) }
         }
     }
 
+    /// The thread ids of `pid` (the names in `/proc/PID/task`); none once it is gone.
+    private static func threads(of pid: Int32) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+    }
+
     /// Each thread's state letter, and the kernel function a thread in `D` waits in.
     static func threadStates(_ pid: Int32) -> [(state: Character, wchan: String)] {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        return tasks.compactMap { thread in
+        threads(of: pid).compactMap { thread in
             guard let stat = read("/proc/\(pid)/task/\(thread)/stat"), let info = parse(stat, pid: pid) else { return nil }
             let wchan = info.state == "D" ? read("/proc/\(pid)/task/\(thread)/wchan") ?? "" : ""
             return (info.state, wchan)
