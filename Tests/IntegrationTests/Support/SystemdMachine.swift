@@ -51,8 +51,7 @@ final class SystemdMachine {
     private func boot(worker: String, dropIns: [String: String]) throws {
         let root = try DebianRoot.unpacked("systemd", packages: Self.packages)
         try FileManager.default.createDirectory(atPath: files.file("dropins"), withIntermediateDirectories: true)
-        try ("#!/bin/sh\n" + worker + "\n").write(toFile: files.file("worker"), atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: files.file("worker"))
+        try writeProgram(files.file("worker"), "#!/bin/sh\n" + worker + "\n")
         for (file, text) in dropIns { try text.write(toFile: files.file("dropins/" + file), atomically: true, encoding: .utf8) }
         let unitFile = DebianRoot.packageRoot + "/examples/systemd/\(Self.unit).service"
         try FileManager.default.createDirectory(atPath: cgroup, withIntermediateDirectories: false)
