@@ -78,11 +78,13 @@ import SuperviseTestSupport
     func jobControlSignalsSentWhileSuspendedAreDeliveredAfterTheThaw(backend: Backend) throws {
         let received = temporary.file("received")
         let script = """
-            import signal, sys, time
-            log = open(sys.argv[1], "a", buffering=1)
+            import os, signal, sys, time
+            log = os.open(sys.argv[1], os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+            # os.write, not a buffered file: both handlers can run at once after the thaw, one
+            # inside the other's write, which a buffered file refuses (reentrant call).
             for number in (signal.SIGTSTP, signal.SIGTTIN):
-                signal.signal(number, lambda number, frame: log.write(signal.Signals(number).name + "\\n"))
-            log.write("ready\\n")
+                signal.signal(number, lambda number, frame: os.write(log, (signal.Signals(number).name + "\\n").encode()))
+            os.write(log, b"ready\\n")
             while True: time.sleep(0.05)
             """
         let live = try LiveSupervise(["--freezer", backend.rawValue, "--name", "w", "--window", "0",
