@@ -122,10 +122,12 @@ let package = Package(
         .executableTarget(name: "floor-parser", dependencies: ["FloorRun", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Benchmarks/floor-parser", linkerSettings: releaseLinking),
 
+        // Run by the test bundle as it loads: a PATH for the processes tests start (PythonPath.c).
+        .target(name: "SuperviseTestStartup", path: "Tests/SuperviseTestStartup"),
         // What every test target shares: waiting on a condition, temporary directories, the seeded
         // generator and skip reasons. It depends on no target of the project, so it never has to
         // follow how Sources is split.
-        .target(name: "SuperviseTestSupport", path: "Tests/SuperviseTestSupport"),
+        .target(name: "SuperviseTestSupport", dependencies: ["SuperviseTestStartup"], path: "Tests/SuperviseTestSupport"),
 
         .testTarget(name: "SuperviseProtocolTests", dependencies: ["SuperviseProtocol", "SuperviseTestSupport"]),
         // One test target per layer, each depending on that layer and those below it.

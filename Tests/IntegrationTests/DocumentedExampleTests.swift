@@ -213,7 +213,7 @@ enum ExampleCommand {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = command
         process.currentDirectoryURL = directory
-        process.environment = TestEnvironment.inherited.merging(environment) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let input = Pipe.closedOnExec()
         process.standardInput = input
         let captured = CapturedOutput(of: process)

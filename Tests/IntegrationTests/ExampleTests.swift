@@ -135,7 +135,7 @@ import SuperviseTestSupport
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.example("ci/check-lifecycle.sh"))
         process.arguments = worker
-        process.environment = TestEnvironment.inherited.merging([
+        process.environment = ProcessInfo.processInfo.environment.merging([
             "SUPERVISE": Supervise.binary, "WINDOW": "2", "LIMIT": "3", "EXPIRY_WARNING": "1",
         ].merging(environment) { $1 }) { $1 }
         process.currentDirectoryURL = directory

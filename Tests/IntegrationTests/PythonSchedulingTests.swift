@@ -15,7 +15,7 @@ import SuperviseTestSupport
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         // SUPERVISE_PID must be the worker's own: the shell's, which execs it.
         process.arguments = ["-c", "SUPERVISE_PID=$$ exec python3 \"$0\"", ExampleTests.example("python/worker.py")]
-        process.environment = TestEnvironment.inherited.merging(environment) { $1 }.merging([
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }.merging([
             "SUPERVISE_PROTOCOL": "1", "SUPERVISE_EVENTS_FD": "0", "SUPERVISE_REQUESTS_FD": "1", "FLUSH_SECONDS": "0.1",
         ]) { $1 }
         let eventsPipe = Pipe()

@@ -13,7 +13,7 @@ import SuperviseTestSupport
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Supervise.binary)
         process.arguments = arguments
-        process.environment = TestEnvironment.inherited.merging(environment) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         let output = CapturedOutput(of: process)
         try process.run()

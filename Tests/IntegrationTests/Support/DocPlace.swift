@@ -68,7 +68,7 @@ final class DocPlace: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", script]
         process.currentDirectoryURL = directory.url
-        var environment = TestEnvironment.inherited
+        var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = tools.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         environment["TMPDIR"] = directory.path
         process.environment = environment

@@ -51,7 +51,7 @@ final class LiveSupervise {
         let supervise = [Supervise.binary, "--report", directory.file("report.json")] + arguments
         process.executableURL = URL(fileURLWithPath: inPIDNamespace ? PIDNamespace.unshare : supervise[0])
         process.arguments = inPIDNamespace ? PIDNamespace.options + supervise : Array(supervise.dropFirst())
-        process.environment = TestEnvironment.inherited.merging(environment) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = input
         process.standardOutput = stdout
         process.standardError = stderr

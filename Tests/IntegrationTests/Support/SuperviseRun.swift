@@ -59,7 +59,7 @@ enum Supervise {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["--report", reportPath] + arguments
-        process.environment = TestEnvironment.inherited.merging(environment) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let input = Pipe.closedOnExec()
         process.standardInput = input
         // Read on threads of their own (CapturedOutput), not with `readabilityHandler`: under load
