@@ -7,21 +7,6 @@ import Testing
 @Suite(.blockingThreads, .serialized, .timeLimit(.minutes(5))) struct ControlSocketLimitTests {
     let temporary = TemporaryDirectory()
 
-    /// A connection to `path` that sends nothing; -1 when none could be made.
-    static func silentConnection(_ path: String) -> Int32 {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        if connected != 0 { close(fd) }
-        return connected == 0 ? fd : -1
-    }
-
     @Test func theSocketServesAgainOnceDescriptorsAreFreed() throws {
         let config = temporary.file("many.toml")
         var text = "[child.main]\ncommand = [\"sleep\", \"60\"]\n"
@@ -42,7 +27,7 @@ import Testing
         }
         #expect(eventually { FileManager.default.fileExists(atPath: socket) })
         // More silent clients than the supervisor has descriptors left: the table fills up.
-        let silent = (0..<40).map { _ in Self.silentConnection(socket) }
+        let silent = (0..<40).map { _ in (try? UnixSocket.connect(socket)) ?? -1 }
         defer { for fd in silent where fd >= 0 { close(fd) } }
         Thread.sleep(forTimeInterval: 0.5)
         let full = try Ctl.run(socket, ["status"], timeout: 10)

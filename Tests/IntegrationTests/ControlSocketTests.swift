@@ -133,7 +133,7 @@ import Testing
     @Test func anotherProgramsListenerIsNamedNotCalledASupervisor() throws {
         let fd = Foundation.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
-        #expect(Self.withAddress(of: socket) { bind(fd, $0, $1) } == 0 && listen(fd, 8) == 0)
+        #expect(UnixSocket.withAddress(of: socket) { bind(fd, $0, $1) } == 0 && listen(fd, 8) == 0)
         let run = try Supervise.run(["--socket", socket, "--", "true"])
         #expect(run.status == 2, "\(run)")
         #expect(run.stderr.contains("pid \(getpid()) (") && run.stderr.contains("is listening there, not a supervisor"),
@@ -145,7 +145,7 @@ import Testing
         // A socket file nobody listens on: what a supervisor killed with SIGKILL leaves.
         let stale = socket
         let fd = Foundation.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        let bound = Self.withAddress(of: stale) { bind(fd, $0, $1) }
+        let bound = UnixSocket.withAddress(of: stale) { bind(fd, $0, $1) }
         close(fd)
         #expect(bound == 0)
         let before = try Ctl.run(stale, ["status"])
@@ -304,54 +304,16 @@ import Testing
         let live = try LiveSupervise(["--control", "none", "--socket", socket, "--", "sleep", "1000"])
         defer { live.stop() }
         #expect(eventually { (try? Ctl.run(socket, ["version"]).status) == 0 })
-        let silent = try (0..<256).map { _ in try Self.connect(socket) }
+        let silent = try (0..<256).map { _ in try UnixSocket.connect(socket) }
         defer { for fd in silent { close(fd) } }
         let status = try Ctl.run(socket, ["--format", "json", "status"])
         #expect(status.status == 0 && status.stdout.contains("\"name\":\"sleep\""), "\(status)")
-        let evicted = Self.readToEnd(silent[0], timeout: 10)
+        let evicted = UnixSocket.readToEnd(silent[0], timeout: 10)
         #expect(evicted == "error busy closed to make room for a newer client: no command came on this connection\n",
                 "\(evicted)")
         var poller = pollfd(fd: silent[255], events: Int16(POLLIN), revents: 0)
         #expect(poll(&poller, 1, 0) == 0, "the newest silent connection is still held, unanswered")
         #expect(try Ctl.run(socket, ["terminate"]).status == 0)
         #expect(live.finish().status == 0)
-    }
-
-    /// Calls `body` with `path` as a Unix socket address and its length.
-    static func withAddress(of path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
-        }
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-    }
-
-    /// A connected Unix stream socket to `path`.
-    static func connect(_ path: String) throws -> Int32 {
-        let fd = Foundation.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        let connected = withAddress(of: path) { Foundation.connect(fd, $0, $1) }
-        guard fd >= 0, connected == 0 else {
-            let error = errno
-            close(fd)
-            throw POSIXError(POSIXErrorCode(rawValue: error) ?? .EIO)
-        }
-        return fd
-    }
-
-    /// What `fd` carries until its end, or until `timeout` seconds pass without a byte.
-    static func readToEnd(_ fd: Int32, timeout: Double) -> String {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, Int32(timeout * 1000)) == 1 else { break }
-            let count = read(fd, &buffer, buffer.count)
-            guard count > 0 else { break }
-            bytes += buffer[0..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
