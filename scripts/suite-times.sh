@@ -1,8 +1,10 @@
 #!/bin/sh
 # The suite's time as docs/testing.md records it: the whole `swift test --skip-build` (the engine
 # suites left out), then each test target alone, then the slowest integration suites and tests by
-# the time their cases ran on the blocking threads (SUITE_TIMES=1), queueing left out. Build first
-# (`swift build --build-tests`), and run it on an idle machine: the suite's own threads share it.
+# the time their cases ran on the blocking threads (SUITE_TIMES=1), queueing left out. The
+# integration tests run the release supervise, as scripts/test.sh has them. Build first
+# (`swift build --build-tests` and scripts/test.sh's release builds), and run it on an idle
+# machine: the suite's own threads share it.
 #
 #   scripts/suite-times.sh            # the whole run, every target, the 15 slowest suites and tests
 #   scripts/suite-times.sh --whole    # the whole run and the slowest only
@@ -12,6 +14,8 @@ logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 # The real-engine suites (Docker, runc, Podman, systemd, the .deb) are left out: timed on their own.
 export SKIP_ENGINE_TESTS=1
+export SUPERVISE_BIN=${SUPERVISE_BIN:-$PWD/.build/release/supervise}
+[ -x "$SUPERVISE_BIN" ] || { echo "$SUPERVISE_BIN: no release build: run swift build -c release --product supervise (and --product swift-worker-example)" >&2; exit 1; }
 
 # Runs swift test with the given arguments (after the log's name $1); prints the seconds it took.
 # A failed run's log is kept in $TMPDIR, and said so on stderr.
