@@ -131,7 +131,7 @@ import SuperviseTestSupport
         let file = try ResultFile(path: directory + "/out/run.json")
         rename(directory + "/out", directory + "/moved")
         symlink(directory + "/elsewhere", directory + "/out")
-        #expect(try { if case .success = file.write("{}\n") { true } else { false } }())
+        #expect({ if case .success = file.write("{}\n") { true } else { false } }())
         #expect(FileManager.default.fileExists(atPath: directory + "/moved/run.json"))
         #expect(!FileManager.default.fileExists(atPath: directory + "/elsewhere/run.json"))
     }
