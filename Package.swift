@@ -122,12 +122,13 @@ let package = Package(
         .executableTarget(name: "floor-parser", dependencies: ["FloorRun", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Benchmarks/floor-parser", linkerSettings: releaseLinking),
 
-        // Run by the test bundle as it loads: a PATH for the processes tests start (PythonPath.c).
-        .target(name: "SuperviseTestStartup", path: "Tests/SuperviseTestStartup"),
+        // C for the test helpers: a PATH for the processes tests start, set as the test bundle
+        // loads (PythonPath.c), and glibc's GNU-only spawn action (SpawnActions.c).
+        .target(name: "CSuperviseTestSupport", path: "Tests/CSuperviseTestSupport"),
         // What every test target shares: waiting on a condition, temporary directories, the seeded
         // generator and skip reasons. It depends on no target of the project, so it never has to
         // follow how Sources is split.
-        .target(name: "SuperviseTestSupport", dependencies: ["SuperviseTestStartup"], path: "Tests/SuperviseTestSupport"),
+        .target(name: "SuperviseTestSupport", dependencies: ["CSuperviseTestSupport"], path: "Tests/SuperviseTestSupport"),
 
         .testTarget(name: "SuperviseProtocolTests", dependencies: ["SuperviseProtocol", "SuperviseTestSupport"]),
         // One test target per layer, each depending on that layer and those below it.

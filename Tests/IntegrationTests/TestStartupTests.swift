@@ -2,7 +2,7 @@ import Foundation
 import SuperviseTestSupport
 import Testing
 
-/// The test bundle's start (Tests/SuperviseTestStartup) left pyenv's shims off PATH, so the
+/// The test bundle's start (Tests/CSuperviseTestSupport/PythonPath.c) left pyenv's shims off PATH, so the
 /// processes every test starts run Debian's python3 directly.
 @Suite(.blockingThreads) struct TestStartupTests {
     static let missingReason: String? = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
