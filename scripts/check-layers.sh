@@ -59,10 +59,20 @@ imported_modules() {
 # What each target declares it depends on in the package's manifest (Package.swift beside
 # SOURCES_DIRECTORY), one "TARGET MODULE" a line. The toolchain's own modules need no entry.
 # A scratch directory of its own: the package's .build is locked while `swift test` runs this.
+# Reading the manifest compiles it (about a second of CPU; LayerTests reads the same one seven
+# times a run), so its JSON is kept in the build folder, named by a hash of the manifest and the
+# toolchain's version.
 package=$(dirname "$sources")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-if ! manifest=$(swift package --package-path "$package" --scratch-path "$work/scratch" dump-package 2>&1); then
+key=$({ cat "$package/Package.swift" 2>/dev/null || true; swift --version 2>&1; } | sha256sum | cut -c1-16)
+kept=$build/check-layers-manifest-$key.json
+if [[ -s $kept ]]; then
+    manifest=$(<"$kept")
+elif manifest=$(swift package --package-path "$package" --scratch-path "$work/scratch" dump-package 2>&1); then
+    # Written whole beside it, then renamed: tests beside this one may read it meanwhile.
+    if [[ -d $build ]]; then printf '%s\n' "$manifest" >"$kept.$$" && mv "$kept.$$" "$kept"; fi
+else
     echo "$package/Package.swift: cannot be read: $manifest"
     exit 1
 fi

@@ -86,14 +86,15 @@ import Testing
     }
 
     /// Imports the layers allow, that the file uses nothing of: a C module, and a target it
-    /// could use but does not.
+    /// could use but does not. In the client library, the smallest target that may import both:
+    /// each case type-checks the target.
     @Test(arguments: [
-        ("SuperviseConfig/ChildName.swift", "Glibc"),
-        ("SuperviseConfig/ChildName.swift", "SuperviseLifecycle"),
+        ("SuperviseClient/BackgroundTaskRequest.swift", "Glibc"),
+        ("SuperviseClient/BackgroundTaskRequest.swift", "SuperviseSystemCall"),
     ])
     func oneUnusedImportFailsNamingTheFileAndTheImport(file: String, module: String) throws {
         let result = try Self.withSources(adding: "import \(module)", to: file) {
-            try Self.checkLayers($0, targets: ["SuperviseConfig"])
+            try Self.checkLayers($0, targets: ["SuperviseClient"])
         }
         #expect(result.status == 1)
         #expect(result.lines.count == 1, "\(result.lines)")
