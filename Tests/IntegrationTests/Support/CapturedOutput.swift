@@ -16,9 +16,7 @@ final class CapturedOutput: Sendable {
     /// Gives `process` a pipe for each stream and starts reading them; call before `run()`.
     init(of process: Process) {
         let output = Pipe.closedOnExec(), errors = Pipe.closedOnExec()
-        pipeNames = [output, errors].compactMap {
-            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0.fileHandleForReading.fileDescriptor)")
-        }
+        pipeNames = [output, errors].compactMap { PipeHolders.name(of: $0.fileHandleForReading) }
         process.standardOutput = output
         process.standardError = errors
         Self.readToEnd(output.fileHandleForReading, into: stdoutData) { [self] in ended.withLock { $0.stdout = true } }
@@ -26,7 +24,6 @@ final class CapturedOutput: Sendable {
     }
 
     private static func readToEnd(_ handle: FileHandle, into data: LockedData, then end: @escaping @Sendable () -> Void) {
-        nonisolated(unsafe) let handle = handle
         Thread.detachNewThread {
             while case let chunk = handle.availableData, !chunk.isEmpty { data.append(chunk) }
             end()
@@ -43,21 +40,9 @@ final class CapturedOutput: Sendable {
     /// when they did not: something it started still holds them, which the test must not pass over.
     func expectEnd(of what: String, timeout: Double, sourceLocation: SourceLocation = #_sourceLocation) {
         if !waitForEnd(timeout: timeout) {
-            Issue.record("the output of \(what) stayed open \(timeout) s after it exited, held by: \(holders())",
+            Issue.record("the output of \(what) stayed open \(timeout) s after it exited, held by: \(PipeHolders.describe(pipeNames))",
                          sourceLocation: sourceLocation)
         }
-    }
-
-    /// The processes other than this one that hold an end of the pipes, as `pid (command)`.
-    private func holders() -> String {
-        let me = getpid()
-        let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { Int32($0) }
-        let holding = pids.filter { pid in
-            pid != me && ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).contains { fd in
-                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")).map(pipeNames.contains) ?? false
-            }
-        }
-        return holding.isEmpty ? "no other process" : holding.map { "\($0) (\(ProcessInspector.commandLine($0)))" }.joined(separator: ", ")
     }
 
     var stdout: String { stdoutData.string }

@@ -34,6 +34,8 @@ final class LiveSupervise {
     private let inPIDNamespace: Bool
     private let input = Pipe.closedOnExec()
     private let output: LineReader, errors: LineReader
+    /// The output pipes' names, to find who still holds them.
+    private let pipeNames: [String]
     private let directory = TemporaryDirectory()
     private let start = Date()
     private var reportPath: String { directory.file("report.json") }
@@ -48,6 +50,7 @@ final class LiveSupervise {
         let stdout = Pipe.closedOnExec(), stderr = Pipe.closedOnExec()
         output = LineReader(stdout.fileHandleForReading)
         errors = LineReader(stderr.fileHandleForReading)
+        pipeNames = [stdout, stderr].compactMap { PipeHolders.name(of: $0.fileHandleForReading) }
         let supervise = [Supervise.binary, "--report", directory.file("report.json")] + arguments
         process.executableURL = URL(fileURLWithPath: inPIDNamespace ? PIDNamespace.unshare : supervise[0])
         process.arguments = inPIDNamespace ? PIDNamespace.options + supervise : Array(supervise.dropFirst())
@@ -165,7 +168,7 @@ final class LiveSupervise {
         }
         process.waitUntilExit()
         for (stream, reader) in [("stdout", output), ("stderr", errors)] where !reader.waitForEnd(timeout: drain) {
-            Issue.record("supervise's \(stream) stayed open \(drain) s after it exited: a process it started holds it")
+            Issue.record("supervise's \(stream) stayed open \(drain) s after it exited, held by: \(PipeHolders.describe(pipeNames))")
         }
     }
 
