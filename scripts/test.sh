@@ -13,4 +13,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product supervise
 swift build -c release --product swift-worker-example
+# swift-argument-parser's tool, which ManualTests runs to compare docs/supervise.1 with the parser.
+swift build --product generate-manual
 SUPERVISE_BIN="$PWD/.build/release/supervise" exec swift test "$@"

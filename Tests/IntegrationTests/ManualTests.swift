@@ -10,11 +10,11 @@ import Testing
         .deletingLastPathComponent()
     static let page = repository.appendingPathComponent("docs/supervise.1").path
 
-    /// swift-argument-parser's tool, built beside the binary the tests use by `swift build --build-tests`.
-    static let generateManual = URL(fileURLWithPath: Supervise.binary).deletingLastPathComponent()
-        .appendingPathComponent("generate-manual").path
+    /// swift-argument-parser's tool, built beside the test bundle by `scripts/test.sh`
+    /// (`swift build --product generate-manual`: `--build-tests` does not build it).
+    static let generateManual = Supervise.built("generate-manual")
     static let generatorMissing: String? = FileManager.default.isExecutableFile(atPath: generateManual)
-        ? nil : "generate-manual is not built beside \(Supervise.binary) (swift build --build-tests builds it)"
+        ? nil : "\(generateManual) is not built (scripts/test.sh builds it: swift build --product generate-manual)"
     static let manMissing: String? = FileManager.default.isExecutableFile(atPath: "/usr/bin/man")
         ? nil : "man is not installed (Debian's man-db: scripts/setup-debian.sh)"
 

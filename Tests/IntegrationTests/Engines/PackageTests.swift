@@ -127,17 +127,20 @@ struct PackageTests {
         try Self.expectDemoCycle(in: root, supervise: "/usr/local/bin/supervise", examples: "/usr/local/share/doc/supervise/examples")
     }
 
-    /// Why the binary the tests use can't stand for one that needs the Swift runtime, or nil.
-    static let runtimeLinkedIn: String? = (try? neededLibraries(Supervise.binary))?.contains { $0.hasPrefix("libswiftCore") } == true
-        ? nil : "\(Supervise.binary) does not need the Swift runtime (a release build?)"
+    /// The debug build's `supervise`, beside the test bundle, whichever one the tests run: it links
+    /// the Swift runtime dynamically.
+    static let debugBinary = Supervise.built("supervise")
+    /// Why the debug build's binary can't stand for one that needs the Swift runtime, or nil.
+    static let runtimeLinkedIn: String? = (try? neededLibraries(debugBinary))?.contains { $0.hasPrefix("libswiftCore") } == true
+        ? nil : "\(debugBinary) does not need the Swift runtime"
 
-    /// A binary that needs the Swift runtime (the debug build the tests use) would not start where the
+    /// A binary that needs the Swift runtime (the debug build beside the test bundle) would not start where the
     /// `.deb` goes, and dpkg-shlibdeps only warns about it: package.sh refuses it and makes nothing.
     @Test(.skip("packaging a binary that needs the Swift runtime", because: ReleaseArtifacts.missingReason ?? runtimeLinkedIn, in: suite))
     func aBinaryThatNeedsTheSwiftRuntimeIsRefused() throws {
         let output = TemporaryDirectory(prefix: "supervise-dist")
         defer { output.remove() }
-        let result = try runToEnd([DebianRoot.packageRoot + "/scripts/package.sh", "--binary", Supervise.binary, output.path])
+        let result = try runToEnd([DebianRoot.packageRoot + "/scripts/package.sh", "--binary", Self.debugBinary, output.path])
         #expect(result.status == 1)
         let refusal = result.output.split(separator: "\n").last ?? ""
         #expect(refusal.hasPrefix("package.sh: the binary needs the Swift runtime (libswift")

@@ -31,16 +31,21 @@ struct SuperviseRun {
 
 /// Paths and process plumbing shared by the integration tests.
 enum Supervise {
-    /// The `supervise` binary built next to the test bundle (or `$SUPERVISE_BIN`).
+    /// The `supervise` binary the integration tests run: `$SUPERVISE_BIN` (`scripts/test.sh` names
+    /// the release build), or the one built next to the test bundle.
     static var binary: String {
-        if let override = ProcessInfo.processInfo.environment["SUPERVISE_BIN"] { return override }
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        var directory = bundle
-        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("supervise").path),
+        ProcessInfo.processInfo.environment["SUPERVISE_BIN"] ?? built("supervise")
+    }
+
+    /// The product `name` of the build the test bundle is part of (the debug build `swift test`
+    /// makes), whichever `supervise` the tests run: the first directory above the bundle that has it.
+    static func built(_ name: String) -> String {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path),
               directory.path != "/" {
             directory.deleteLastPathComponent()
         }
-        return directory.appendingPathComponent("supervise").path
+        return directory.appendingPathComponent(name).path
     }
 
     /// A worker script from `Tests/IntegrationTests/Workers`.
