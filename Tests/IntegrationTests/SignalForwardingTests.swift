@@ -12,7 +12,7 @@ import SuperviseTestSupport
 
     /// A Python child that logs every signal it is sent, and a `setsid` grandchild that does too,
     /// each line "main NUMBER" or "grandchild NUMBER".
-    var worker: [String] {
+    func worker() throws -> [String] {
         let script = """
             import os, signal, sys, time
             log = open(sys.argv[1], "a", buffering=1)
@@ -32,7 +32,7 @@ import SuperviseTestSupport
             while True: time.sleep(0.05)
             """
         let path = directory.appendingPathComponent("logger.py").path
-        FileManager.default.createFile(atPath: path, contents: Data(script.utf8))
+        try script.write(toFile: path, atomically: true, encoding: .utf8)
         return ["python3", path, log]
     }
 
@@ -56,7 +56,7 @@ import SuperviseTestSupport
     @Test(arguments: Backend.usable(in: "SignalForwardingTests"))
     func forwardedSignalsReachTheMainProcessAndIgnoredOnesChangeNothing(backend: Backend) throws {
         var supervisorState = "?"
-        let run = try Supervise.run(["--freezer", backend.rawValue, "--control", "none", "--"] + worker) { process in
+        let run = try Supervise.run(["--freezer", backend.rawValue, "--control", "none", "--"] + worker()) { process in
             #expect(eventually { received().values.filter { $0.contains("ready") }.count == 2 }, "\(lines())")
             for signal in Self.forwarded {
                 kill(process.processIdentifier, signal)

@@ -20,6 +20,7 @@ import Testing
     }
 
     /// Launches a run, lets it live `seconds`, reaps it with `status`, and wraps it up.
+    @discardableResult
     private mutating func run(for seconds: Double, exiting status: Int32) -> ChildDecision {
         handle(.launched)
         now = now + .milliseconds(Int64(seconds * 1000))

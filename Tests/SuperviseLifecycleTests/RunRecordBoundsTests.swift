@@ -13,6 +13,7 @@ import Testing
     private var now = Instant.zero
 
     /// One run of a second with one task, exiting with `status`; returns the actions of its end.
+    @discardableResult
     private mutating func run(exiting status: Int32, tasks: Int = 1) -> [LifecycleAction] {
         _ = core.handle(.launched, at: now)
         for index in 0..<tasks {

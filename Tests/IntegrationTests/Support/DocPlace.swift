@@ -20,7 +20,8 @@ final class DocPlace: @unchecked Sendable {
         let worker = Supervise.worker("aware-worker.sh")
         func write(_ path: String, _ text: String, executable: Bool = false) throws {
             guard executable else {
-                FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o644])
+                guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o644])
+                else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
                 return
             }
             try writeProgram(path, text)

@@ -37,7 +37,7 @@ final class Dockerd: @unchecked Sendable {
             "--ip6tables=false", "--containerd-namespace", "supervise-\(getpid())",
             "--containerd-plugins-namespace", "supervise-\(getpid())-plugins",
         ]
-        FileManager.default.createFile(atPath: directory + "/dockerd.log", contents: nil)
+        try Data().write(to: URL(fileURLWithPath: directory + "/dockerd.log"))
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/dockerd.log"))
         process.standardOutput = log
         process.standardError = log

@@ -66,7 +66,7 @@ final class SystemdMachine {
                              "--bind=\(files.file("dropins")):/etc/systemd/system/\(Self.unit).service.d"]
         process.environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "SYSTEMD_NSPAWN_UNIFIED_HIERARCHY": "1"]
         process.standardInput = FileHandle.nullDevice
-        FileManager.default.createFile(atPath: files.file("nspawn.log"), contents: nil)
+        try Data().write(to: URL(fileURLWithPath: files.file("nspawn.log")))
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: files.file("nspawn.log")))
         process.standardOutput = log
         process.standardError = log
