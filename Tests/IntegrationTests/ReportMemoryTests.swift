@@ -47,7 +47,7 @@ import SuperviseTestSupport
         posix_spawn_file_actions_addclose(&actions, pipe[1])
         // stderr to a file: /usr/bin/time's `%M` is the last line.
         posix_spawn_file_actions_addopen(&actions, 2, temporary.file("stderr"), O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        closeInheritedDescriptors(&actions)
+        try closeInheritedDescriptors(&actions)
         var none = sigset_t()
         sigemptyset(&none)
         posix_spawnattr_setsigmask(&attributes, &none)

@@ -52,7 +52,7 @@ func spawn(_ arguments: [String], stdin: Int32? = nil, newGroup: Bool = false) t
         posix_spawnattr_destroy(&attributes)
     }
     if let stdin { posix_spawn_file_actions_adddup2(&actions, stdin, 0) }
-    closeInheritedDescriptors(&actions)
+    try closeInheritedDescriptors(&actions)
     var noSignals = sigset_t()
     sigemptyset(&noSignals)
     posix_spawnattr_setsigmask(&attributes, &noSignals)
