@@ -52,12 +52,14 @@ import SuperviseTestSupport
             #expect(eventually {
                 (try? String(contentsOfFile: "/proc/\(childPID)/comm", encoding: .utf8)) == "sleep\n"
             }, "child \(childPID) exec'd sleep")
-            let environ = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(childPID)/environ"))) ?? Data()
-            environment = environ.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.filter { $0.hasPrefix("SUPERVISE_") }
-            // sleep opens and closes locale files as it starts: look once it sleeps.
+            // sleep opens and closes locale files as it starts: look once it sleeps. Its environment
+            // too: exec names the process before it lays out the new stack, and until then
+            // /proc/PID/environ reads empty (seen once under CI's load).
             #expect(eventually {
                 (try? String(contentsOfFile: "/proc/\(childPID)/wchan", encoding: .utf8)) == "hrtimer_nanosleep"
             }, "child \(childPID) sleeps")
+            let environ = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(childPID)/environ"))) ?? Data()
+            environment = environ.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.filter { $0.hasPrefix("SUPERVISE_") }
             fds = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(childPID)/fd")) ?? [])
                 .sorted { Int($0) ?? 0 < Int($1) ?? 0 }
             kill(process.processIdentifier, SIGTERM)
