@@ -19,12 +19,7 @@ final class DocPlace: @unchecked Sendable {
         let repository = DocCommandTests.repository
         let worker = Supervise.worker("aware-worker.sh")
         func write(_ path: String, _ text: String, executable: Bool = false) throws {
-            guard executable else {
-                guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o644])
-                else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
-                return
-            }
-            try writeProgram(path, text)
+            if executable { try writeProgram(path, text) } else { try text.write(toFile: path, atomically: true, encoding: .utf8) }
         }
         // ./worker, ./api, ./batch: the tests' protocol worker (named by the file, so `event worker …` reaches it).
         for name in ["worker", "api", "batch"] {
