@@ -37,8 +37,7 @@ final class Dockerd: @unchecked Sendable {
             "--ip6tables=false", "--containerd-namespace", "supervise-\(getpid())",
             "--containerd-plugins-namespace", "supervise-\(getpid())-plugins",
         ]
-        try Data().write(to: URL(fileURLWithPath: directory + "/dockerd.log"))
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/dockerd.log"))
+        let log = try emptyFileForWriting(directory + "/dockerd.log")
         process.standardOutput = log
         process.standardError = log
         process.standardInput = FileHandle.nullDevice

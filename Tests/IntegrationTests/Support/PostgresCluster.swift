@@ -68,8 +68,7 @@ struct PostgresCluster {
 
     /// Starts `psql -c SQL` as a client of the server, its output going to `queryOutput`.
     func startQuery(_ sql: String) throws -> Process {
-        _ = FileManager.default.createFile(atPath: queryOutputPath, contents: nil)
-        let process = Process(), output = try FileHandle(forWritingTo: URL(fileURLWithPath: queryOutputPath))
+        let process = Process(), output = try emptyFileForWriting(queryOutputPath)
         process.executableURL = URL(fileURLWithPath: Self.program("psql"))
         process.arguments = connection + ["-d", "postgres", "-X", "-c", sql]
         process.standardOutput = output

@@ -64,8 +64,7 @@ final class RuncContainer: SupervisedContainer, @unchecked Sendable {
         config["mounts"] = mounts
         try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: configPath))
 
-        try Data().write(to: URL(fileURLWithPath: bundle.file("output")))
-        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: bundle.file("output")))
+        let output = try emptyFileForWriting(bundle.file("output"))
         self.process.executableURL = URL(fileURLWithPath: Self.runcPath)
         self.process.arguments = ["--root", bundle.file("state"), "run", "--bundle", bundle.path, id]
         self.process.standardInput = FileHandle.nullDevice

@@ -66,8 +66,7 @@ final class SystemdMachine {
                              "--bind=\(files.file("dropins")):/etc/systemd/system/\(Self.unit).service.d"]
         process.environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "SYSTEMD_NSPAWN_UNIFIED_HIERARCHY": "1"]
         process.standardInput = FileHandle.nullDevice
-        try Data().write(to: URL(fileURLWithPath: files.file("nspawn.log")))
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: files.file("nspawn.log")))
+        let log = try emptyFileForWriting(files.file("nspawn.log"))
         process.standardOutput = log
         process.standardError = log
         try process.run()
