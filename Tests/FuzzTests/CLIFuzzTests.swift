@@ -4,7 +4,7 @@ import SuperviseTestSupport
 
 /// `SuperviseCommand`'s argument parsing (swift-argument-parser and our validation), in
 /// process, on mutated argument vectors.
-@Suite(.timeLimit(FuzzRun.timeLimit)) struct CLIFuzzTests {
+@Suite(.computing, .timeLimit(FuzzRun.timeLimit)) struct CLIFuzzTests {
     /// Arguments that change how the ones around them are read.
     static let interestingArguments = ["--", "-", "---", "--window=", "--window", "-h", "--help", "--no-prefix=1",
                                        "--config", "--name", "all", "--max-tasks", "0", "1e999", "--log-level",

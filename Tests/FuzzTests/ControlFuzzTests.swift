@@ -6,7 +6,7 @@ import Testing
 import SuperviseTestSupport
 
 /// `ControlParser` (stdin commands) on generated and mutated lines.
-@Suite(.timeLimit(FuzzRun.timeLimit)) struct ControlFuzzTests {
+@Suite(.computing, .timeLimit(FuzzRun.timeLimit)) struct ControlFuzzTests {
     @Test func generatedCommandsParseBackToWhatWasWritten() throws {
         var run = FuzzRun("control-generated", defaultIterations: 5000)
         for _ in 0..<run.iterations {

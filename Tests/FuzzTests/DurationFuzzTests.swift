@@ -6,7 +6,7 @@ import Testing
 import SuperviseTestSupport
 
 /// `DurationParser` against an independent reference, on generated and mutated inputs.
-@Suite(.timeLimit(FuzzRun.timeLimit)) struct DurationFuzzTests {
+@Suite(.computing, .timeLimit(FuzzRun.timeLimit)) struct DurationFuzzTests {
     @Test func generatedDurationsParseToTheReferenceNanoseconds() {
         var run = FuzzRun("durations-generated", defaultIterations: 20000)
         for _ in 0..<run.iterations {

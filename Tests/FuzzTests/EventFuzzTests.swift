@@ -3,7 +3,7 @@ import SuperviseProtocol
 import SuperviseTestSupport
 
 /// `Event` encoding and decoding, the client's reading of what the supervisor writes.
-@Suite(.timeLimit(FuzzRun.timeLimit)) struct EventFuzzTests {
+@Suite(.computing, .timeLimit(FuzzRun.timeLimit)) struct EventFuzzTests {
     @Test func encodedEventsDecodeToThemselves() throws {
         var run = FuzzRun("events-roundtrip", defaultIterations: 20000)
         for _ in 0..<run.iterations {

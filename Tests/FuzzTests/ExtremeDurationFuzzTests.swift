@@ -10,7 +10,7 @@ import SuperviseTestSupport
 /// included), stdin's and `ctl`'s `sleep` and `wait … timeout=`, a child's `schedule …
 /// earliest=` — run through the core on a clock that starts anywhere, with scheduled work and
 /// memory pressure ticking. Nothing may trap: a deadline past the end of the clock is "never".
-@Suite(.timeLimit(FuzzRun.timeLimit)) struct ExtremeDurationFuzzTests {
+@Suite(.computing, .timeLimit(FuzzRun.timeLimit)) struct ExtremeDurationFuzzTests {
     @Test func commandLineDurationsRunThroughTheCore() throws {
         var run = FuzzRun("durations-extreme-cli", defaultIterations: 150)
         for _ in 0..<run.iterations {

@@ -10,7 +10,7 @@ import SuperviseTestSupport
 /// (1e300, -1, 2^63, NaN-like tokens), deep nesting, long strings, invalid UTF-8, and the
 /// byte mutations every parser gets. Each input is a page of bounded size or one line saying
 /// why not (exit 2); each case has a time limit, so a spin fails the run with its seed.
-@Suite(.timeLimit(FuzzRun.timeLimit)) struct ReportFuzzTests {
+@Suite(.computing, .timeLimit(FuzzRun.timeLimit)) struct ReportFuzzTests {
     /// Numbers no run writes, and tokens that only look like numbers.
     static let extremeNumbers = ["1e300", "-1e300", "1.7976931348623157e308", "1e309", "-1", "0", "-0", "1e-400",
                                  "9223372036854775807", "9223372036854775808", "-9223372036854775809",

@@ -3,7 +3,7 @@ import SuperviseProtocol
 import SuperviseTestSupport
 
 /// `LineSplitter` and `RequestParser`, the supervisor's reading of what a child writes.
-@Suite(.timeLimit(FuzzRun.timeLimit)) struct RequestFuzzTests {
+@Suite(.computing, .timeLimit(FuzzRun.timeLimit)) struct RequestFuzzTests {
     @Test func encodedRequestsParseBackToThemselves() throws {
         var run = FuzzRun("requests-roundtrip", defaultIterations: 20000)
         for _ in 0..<run.iterations {

@@ -7,7 +7,7 @@ import SuperviseTestSupport
 
 /// `TOMLParser` on generated documents of the supported subset, and `ConfigFile` on mutated
 /// config files.
-@Suite(.timeLimit(FuzzRun.timeLimit)) struct TOMLFuzzTests {
+@Suite(.computing, .timeLimit(FuzzRun.timeLimit)) struct TOMLFuzzTests {
     @Test func generatedDocumentsParseToTheGeneratedTables() {
         var run = FuzzRun("toml-generated", defaultIterations: 3000)
         for _ in 0..<run.iterations {

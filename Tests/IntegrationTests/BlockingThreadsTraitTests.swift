@@ -24,4 +24,27 @@ import Testing
         #expect(suites > 50, "found only \(suites) suites in \(folder.path)")
         #expect(without.isEmpty, "@Suite without .blockingThreads: \(without.joined(separator: ", "))")
     }
+
+    /// Every fuzz suite computes on the one thread of its own (`.computing`): on the cooperative
+    /// pool the fuzz tests held back the start of every other test.
+    @Test func everyFuzzSuiteComputesOnItsOwnThread() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("FuzzTests")
+        var suites = 0, without: [String] = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where file.hasSuffix(".swift") {
+            let text = try String(contentsOfFile: folder.appendingPathComponent(file).path, encoding: .utf8)
+            for line in text.split(separator: "\n") where line.hasPrefix("@Suite") {
+                suites += 1
+                if !line.contains(".computing") { without.append(file) }
+            }
+        }
+        #expect(suites >= 8, "found only \(suites) suites in \(folder.path)")
+        #expect(without.isEmpty, "@Suite without .computing: \(without.joined(separator: ", "))")
+    }
+
+    /// This suite's test runs on a blocking thread, not the cooperative pool.
+    @Test func aBlockingSuiteRunsOnABlockingThread() {
+        let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "unreadable"
+        #expect(name.hasPrefix("block-test-"), "\(name)")
+    }
 }

@@ -8,6 +8,7 @@ import Testing
 /// crash still leaves it in the log); `SUPERVISE_FUZZ_ITERATIONS=N` sets the inputs per parser
 /// (the long mode). Without them, each run picks a fresh seed and a count that keeps the whole
 /// suite to a few seconds in a debug build.
+/// Every fuzz suite is `.computing`: its tests run one at a time on a thread of their own.
 struct FuzzRun {
     let seed: UInt64
     let iterations: Int
