@@ -1,11 +1,16 @@
 import SuperviseLifecycle
 
-/// What keeps the next stdin command from running: a `wait` or a `sleep`, and when it ends.
+/// What keeps the next stdin command from running (or a control client's answer from going
+/// out): a `wait`, a `sleep`, or a look the command waits for, and when it ends.
 public enum CommandHold: Equatable, Sendable {
     /// `wait STATE [NAME|all] [TIMEOUT]`, read on stdin line `line` as `text`.
     case wait(state: ChildState, target: ControlTarget, deadline: Instant, line: Int, text: String)
     /// `sleep DURATION`.
     case sleep(until: Instant)
+    /// The command `text` (stdin line `line`, 0 for a client) is not run yet: a look at a
+    /// suspended child it names, for a change from outside, goes on at the next turns (a large
+    /// sigstop tree, in slices). It runs once no child it names is looked at any longer.
+    case look(target: ControlTarget, line: Int, text: String)
 
     /// What one waited-for child looks like when a hold is judged.
     public struct Child: Equatable, Sendable {
@@ -16,18 +21,21 @@ public enum CommandHold: Equatable, Sendable {
         public let isDone: Bool
         /// It was told to terminate: no run of it starts again, so it can only end.
         public let toldToTerminate: Bool
+        /// A look at it for a change from outside goes on (``ChildStatus/lookGoesOn``).
+        public let lookGoesOn: Bool
 
         /// A child of the run as the run's rules see it.
         public init(_ child: RunChild) {
             self.init(name: child.name, state: child.status.state, isDone: child.isDone,
-                      toldToTerminate: child.status.toldToTerminate)
+                      toldToTerminate: child.status.toldToTerminate, lookGoesOn: child.status.lookGoesOn)
         }
 
-        public init(name: String, state: ChildState, isDone: Bool, toldToTerminate: Bool = false) {
+        public init(name: String, state: ChildState, isDone: Bool, toldToTerminate: Bool = false, lookGoesOn: Bool = false) {
             self.name = name
             self.state = state
             self.isDone = isDone
             self.toldToTerminate = toldToTerminate
+            self.lookGoesOn = lookGoesOn
         }
 
         /// Why it can never be in `wanted` while a wait holds, or `nil` while it still may be.
@@ -58,12 +66,21 @@ public enum CommandHold: Equatable, Sendable {
         case failed(String)
     }
 
-    /// The instant the hold ends by itself.
-    public var deadline: Instant {
+    /// The instant the hold ends by itself; a look's ends when the look does.
+    public var deadline: Instant? {
         switch self {
         case .wait(_, _, let deadline, _, _): deadline
         case .sleep(let until): until
+        case .look: nil
         }
+    }
+
+    /// The hold of `text`, a command naming `target`, when a look at one of those children
+    /// goes on: the command waits for it. `nil`: it runs now.
+    public static func look(before text: String, naming target: ControlTarget, line: Int,
+                            over children: [Child]) -> CommandHold? {
+        let hold = CommandHold.look(target: target, line: line, text: text)
+        return hold.verdict(over: children, at: .zero) == .holds ? hold : nil
     }
 
     /// The hold after the supervisor was not running for `gap`: a `wait` judges the children, so
@@ -73,11 +90,11 @@ public enum CommandHold: Equatable, Sendable {
         return .wait(state: state, target: target, deadline: deadline + gap, line: line, text: text)
     }
 
-    /// Whether this is a `wait` for the child `name`.
+    /// Whether this is a `wait` for the child `name`, or a look at it.
     public func isWaiting(for name: String) -> Bool {
         switch self {
-        case .wait(_, .all, _, _, _), .wait(_, .unnamed, _, _, _): true
-        case .wait(_, .named(let target), _, _, _): target == name
+        case .wait(_, .all, _, _, _), .wait(_, .unnamed, _, _, _), .look(.all, _, _), .look(.unnamed, _, _): true
+        case .wait(_, .named(let target), _, _, _), .look(.named(let target), _, _): target == name
         case .sleep: false
         }
     }
@@ -92,10 +109,14 @@ public enum CommandHold: Equatable, Sendable {
     /// children it names are in its state, and fails when its time is up. It fails at once when
     /// one of them can never get there (``Child/whyNever(_:launchable:)``) because no other
     /// source of commands can launch it (`launchable`: a control socket is open and the run is
-    /// not ending): told to terminate, or done (exited or not running, no restart pending).
+    /// not ending): told to terminate, or done (exited or not running, no restart pending). A
+    /// look is over once no child it names is looked at; a sleep, at its end.
     public func verdict(over children: [Child], at now: Instant, launchable: Bool = false) -> Verdict {
-        guard case .wait(let state, _, let deadline, _, _) = self else {
-            return now >= deadline ? .released : .holds
+        let state: ChildState, deadline: Instant
+        switch self {
+        case .sleep(let until): return now >= until ? .released : .holds
+        case .look: return children.contains { isWaiting(for: $0.name) && $0.lookGoesOn } ? .holds : .released
+        case .wait(let waited, _, let until, _, _): (state, deadline) = (waited, until)
         }
         let targets = children.filter { isWaiting(for: $0.name) }
         if targets.allSatisfy({ $0.state == state }) { return .released }

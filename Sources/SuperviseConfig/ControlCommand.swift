@@ -32,4 +32,17 @@ public enum ControlCommand: Equatable, Sendable {
     /// `run-task NAME ID`: run the child's pending scheduled task now, whatever its due time
     /// and conditions (for testing, as Xcode's `_simulateLaunchForTaskWithIdentifier`).
     case runTask(ControlTarget, id: TaskID)
+
+    /// The children whose state the command reads or acts on, each looked at first for what
+    /// someone else did to it while suspended; `nil` for a command that reads no child's state
+    /// (a `signal` goes to the processes as they are).
+    public var looksAt: ControlTarget? {
+        switch self {
+        case .background(let target), .foreground(let target), .terminate(let target), .event(let target, _, _),
+             .wait(_, let target, _), .start(let target), .restart(let target), .runTask(let target, _):
+            target
+        case .status: .all
+        case .sleep, .signal, .logLevel, .version, .schedules: nil
+        }
+    }
 }

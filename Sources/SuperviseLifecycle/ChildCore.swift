@@ -64,7 +64,7 @@ public struct ChildCore: Sendable {
         ChildStatus(state: lifecycle.state, isFinished: lifecycle.isFinished,
                     nextDeadline: earliest(earliest(lifecycle.nextDeadline, restartAt), nextTaskDue),
                     restartPending: restartAt != nil, toldToTerminate: stopped,
-                    awaitedConditions: awaitedConditions)
+                    lookGoesOn: lifecycle.lookGoesOn, awaitedConditions: awaitedConditions)
     }
 
     /// Handles one input at `now`: the actions to carry out, in order, and the status after them.
@@ -205,6 +205,8 @@ public struct ChildStatus: Equatable, Sendable {
     public let restartPending: Bool
     /// It was told to terminate: no run starts again, not even for an event.
     public let toldToTerminate: Bool
+    /// A look at it for a change from outside goes on at the next turn: commands to it wait.
+    public var lookGoesOn = false
     /// The conditions that its due scheduled tasks wait for and that do not hold: while not
     /// empty, the shell watches (or polls) them.
     public var awaitedConditions: Set<ScheduleCondition> = []

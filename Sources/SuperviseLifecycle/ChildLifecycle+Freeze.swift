@@ -45,6 +45,13 @@ extension ChildLifecycle {
         freezeRecheckAt = now
     }
 
+    /// The look at a suspended child for a change from outside did this turn's share (a large
+    /// sigstop tree): it goes on at once, at the next turn, between the loop's other inputs.
+    mutating func lookUnfinished(_ now: Instant) {
+        guard state == .suspended else { return }
+        lookAgainAt = now
+    }
+
     /// The freezer's notification fired: check a freeze under way, look at a suspended child
     /// for a thaw from outside, or at an exited child's leftovers.
     mutating func freezerNotified() {

@@ -1,6 +1,6 @@
 extension ChildLifecycle {
     /// Acts on every timer due at `now`: launch timeout, window end, expiry warning, limit,
-    /// freeze timeout, graces.
+    /// freeze timeout, graces, a look at a suspended child that goes on.
     mutating func tick(_ now: Instant) {
         switch state {
         case .launching:
@@ -34,7 +34,12 @@ extension ChildLifecycle {
                 leftoverGraceEnd = nil
                 actions.append(.killTree)
             }
-        case .active, .suspended, .notRunning:
+        case .suspended:
+            if let at = lookAgainAt, at <= now {
+                lookAgainAt = nil
+                actions.append(.lookForOutsideChange)
+            }
+        case .active, .notRunning:
             break
         }
     }

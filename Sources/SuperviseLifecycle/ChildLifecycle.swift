@@ -76,6 +76,9 @@ public struct ChildLifecycle: Sendable {
     var freezeRecheckStep: Duration = .zero
     /// The freeze timeout passed and the freezer was asked once more.
     var freezeTimeoutLookAsked = false
+    /// A look at the suspended child for a change from outside goes on at this instant (the
+    /// next turn): a command to the child waits for it (``lookGoesOn``).
+    var lookAgainAt: Instant?
     var termination: ExitCause?
     var graceEnd: Instant?
     var leftoverGraceEnd: Instant?
@@ -182,10 +185,16 @@ public struct ChildLifecycle: Sendable {
             return leftoverGraceEnd
         case .launching:
             return launchDeadline
-        case .active, .suspended, .notRunning:
+        case .suspended:
+            return lookAgainAt
+        case .active, .notRunning:
             return nil
         }
     }
+
+    /// A look at the suspended child for a change from outside is under way: it goes on at the
+    /// next turn (``LifecycleInput/lookUnfinished``).
+    public var lookGoesOn: Bool { lookAgainAt != nil }
 
     /// Handles one input at `now` and returns what to do.
     public mutating func handle(_ input: LifecycleInput, at now: Instant) -> [LifecycleAction] {
@@ -203,6 +212,7 @@ public struct ChildLifecycle: Sendable {
         case .freezeVerified: freezeVerified(now)
         case .notFrozenYet: notFrozenYet(now)
         case .freezeUnfinished: freezeUnfinished(now)
+        case .lookUnfinished: lookUnfinished(now)
         case .freezerNotified: freezerNotified()
         case .thawedFromOutside(let seen): thawedFromOutside(seen: seen, now)
         case .killedWhileFrozen: killedWhileFrozen()
@@ -238,6 +248,7 @@ public struct ChildLifecycle: Sendable {
     mutating func setState(_ new: ChildState) {
         guard new != state else { return }
         state = new
+        lookAgainAt = nil
         actions.append(.stateChanged(new))
     }
 

@@ -25,6 +25,9 @@ public enum LifecycleInput: Equatable, Sendable {
     /// The freezer did this turn's share of a check and goes on at the next turn of the loop
     /// (sigstop, a large tree): no verdict yet.
     case freezeUnfinished
+    /// The freezer did this turn's share of a look at the suspended child for a change from
+    /// outside, and goes on at the next turn (sigstop, a large tree): nothing found yet.
+    case lookUnfinished
     /// The freezer's notification descriptor fired: look again at whatever waits on the freezer.
     case freezerNotified
     /// Someone else thawed the suspended child; `seen` says how the shell saw it.
@@ -71,9 +74,9 @@ public enum LifecycleInput: Equatable, Sendable {
     public var isCommand: Bool {
         switch self {
         case .background, .foreground, .event, .terminate, .start, .restart, .runTask: true
-        case .launched, .request, .malformed, .freezeVerified, .notFrozenYet, .freezeUnfinished, .freezerNotified, .thawedFromOutside,
-             .killedWhileFrozen, .mainProcessStopped, .mainProcessContinued, .exited, .spawnFailed, .runOver,
-             .treeEmptied, .tick, .supervisorGap, .reclaim, .memoryPressure, .eventsUnread, .conditions: false
+        case .launched, .request, .malformed, .freezeVerified, .notFrozenYet, .freezeUnfinished, .lookUnfinished,
+             .freezerNotified, .thawedFromOutside, .killedWhileFrozen, .mainProcessStopped, .mainProcessContinued, .exited,
+             .spawnFailed, .runOver, .treeEmptied, .tick, .supervisorGap, .reclaim, .memoryPressure, .eventsUnread, .conditions: false
         }
     }
 

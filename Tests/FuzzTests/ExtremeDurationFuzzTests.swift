@@ -101,7 +101,7 @@ import SuperviseTestSupport
                 hold = .wait(state: state, target: target, deadline: now + timeout, line: 1, text: line)
             default: Issue.record("\(line) is not a hold"); continue
             }
-            #expect(hold.deadline >= now, "\(line) at \(now)")
+            #expect(hold.deadline.map { $0 >= now } == true, "\(line) at \(now)")
             let child = CommandHold.Child(name: "a", state: .active, isDone: false)
             _ = hold.verdict(over: [child], at: Instant(nanoseconds: .max))
         }
@@ -174,7 +174,8 @@ import SuperviseTestSupport
         let inputs: [LifecycleInput] = [
             .launched, .request(.hello), .background, .foreground, .request(.done(seq: 1)),
             .request(.begin(id: TaskID("b")!, name: nil)), .request(.end(id: TaskID("b")!)), .event(kind: "push", text: nil),
-            .freezeVerified, .notFrozenYet, .freezeUnfinished, .terminate(escalate: false), .terminate(escalate: true),
+            .freezeVerified, .notFrozenYet, .freezeUnfinished, .lookUnfinished, .terminate(escalate: false),
+            .terminate(escalate: true),
             .exited(.exited(1), treeEmpty: true), .exited(.signaled(9), treeEmpty: false), .treeEmptied,
             .runOver, .start, .restart, .reclaim, .killedWhileFrozen, .thawedFromOutside(seen: "x"),
             .runTask(t), .runTask(TaskID("u")!), .request(.taskCompleted(id: t, success: false)), .request(.cancel(id: t)),

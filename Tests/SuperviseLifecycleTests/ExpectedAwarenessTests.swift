@@ -133,7 +133,7 @@ import Testing
     }
 
     @Test func reclaimAndFreezerInputsDoNothing() {
-        for input in [LifecycleInput.reclaim, .freezerNotified, .freezeVerified, .notFrozenYet, .freezeUnfinished,
+        for input in [LifecycleInput.reclaim, .freezerNotified, .freezeVerified, .notFrozenYet, .freezeUnfinished, .lookUnfinished,
                       .thawedFromOutside(seen: "x"), .killedWhileFrozen] {
             var h = Self.waitingForHello()
             h.take()

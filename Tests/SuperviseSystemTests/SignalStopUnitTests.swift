@@ -200,17 +200,22 @@ import Testing
         #expect(kernel.signals.map(\.pid) == Array(100..<108))
     }
 
+    /// Each look in a moment of its own: a look asked again in the moment it ended in finds
+    /// nothing new (``SignalStopFreezer/moment``).
     @Test func outsideChangesAreAContinuedProcessOrANewMember() throws {
-        let (_, unit) = try makeUnit()
+        let (freezer, unit) = try makeUnit()
         kernel.addProcess(101, parent: 100)
         try unit.requestFreeze()
         #expect(frozen(unit))
         #expect(unit.outsideChange() == nil)
         _ = kernel.kill(101, SIGCONT)
+        #expect(unit.outsideChange() == nil, "asked again in the moment its look ended in")
+        freezer.endMoment()
         #expect(unit.outsideChange() == .thawed("process 101 was continued"))
         _ = kernel.kill(101, SIGSTOP)
         kernel.addProcess(102, parent: 101)
         usleep(3_000) // past the reuse of the last scan (``SignalStopFreezer/recentTable()``)
+        freezer.endMoment()
         #expect(unit.outsideChange() == .thawed("process 102 started while the tree was stopped"))
     }
 
@@ -219,7 +224,7 @@ import Testing
     /// (no schedstat count): a tree that did not run can't have forked.
     @Test(arguments: [1, 0] as [UInt64])
     func aLookForOutsideChangeScansOnlyWhenAStoppedProcessRan(timesRun: UInt64) throws {
-        let (_, unit) = try makeUnit()
+        let (freezer, unit) = try makeUnit()
         kernel.addProcess(101, parent: 100)
         for pid: Int32 in [100, 101] { kernel.processes[pid]?.timesRun = timesRun }
         try unit.requestFreeze()
@@ -233,6 +238,7 @@ import Testing
         _ = kernel.kill(101, SIGSTOP)
         kernel.addProcess(102, parent: 101)
         usleep(3_000)
+        freezer.endMoment()
         #expect(unit.outsideChange() == .thawed("process 102 started while the tree was stopped"))
     }
 

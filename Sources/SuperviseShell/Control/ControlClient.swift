@@ -9,7 +9,7 @@ final class ControlClient {
     let number: Int
     /// The command line it sent, once read.
     var text: String?
-    /// What keeps its `wait` or `sleep` from answering yet.
+    /// What keeps its `wait` or `sleep` from answering yet, or its command from running (a look).
     var hold: CommandHold?
     /// What a child's state or name refused, one line each.
     var refusals: [String] = []

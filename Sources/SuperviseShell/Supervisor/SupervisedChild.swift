@@ -108,6 +108,7 @@ final class SupervisedChild {
         switch unit.outsideChange() {
         case .thawed(let seen): .thawedFromOutside(seen: seen)
         case .mainProcessKilled: .killedWhileFrozen
+        case .lookGoesOn: .lookUnfinished
         case nil: nil
         }
     }

@@ -51,6 +51,7 @@ extension Supervisor {
         } catch {
             return rejected(text, .unparsable(message: error.message, problem: error.problem), origin)
         }
+        if waitsForLooks(command, text, origin, at: now) { return }
         switch command {
         case .background(let target): apply(.background, to: target, origin, text)
         case .foreground(let target): apply(.foreground, to: target, origin, text)
@@ -92,6 +93,21 @@ extension Supervisor {
         case .runTask(let target, let id):
             apply(.runTask(id), to: target, origin, text)
         }
+    }
+
+    /// Looks at the children `command` names for what someone else did to them while suspended
+    /// (``SupervisedChild/lookForOutsideChange(at:)``). While such a look goes on at the next
+    /// turns (a large sigstop tree, in slices), the command waits for it (``CommandHold/look``)
+    /// and runs once every look is done, the loop taking other inputs meanwhile: true then.
+    private func waitsForLooks(_ command: ControlCommand, _ text: String, _ origin: CommandOrigin, at now: Instant) -> Bool {
+        guard let target = command.looksAt,
+              case .children(let places) = RunCore.places(target, among: children.map(\.name)) else { return false }
+        for place in places { children[place].lookForOutsideChange(at: now) }
+        let line = if case .stdin(let line) = origin { line } else { 0 }
+        guard let hold = CommandHold.look(before: text, naming: target, line: line,
+                                          over: runChildren.map(CommandHold.Child.init)) else { return false }
+        setHold(hold, for: origin)
+        return true
     }
 
     /// Hands `input` to each child the command names, as the run core decides
@@ -169,6 +185,7 @@ extension Supervisor {
             break
         case .released:
             commands.hold = nil
+            if case .look(_, let line, let text) = hold { execute(text, from: .stdin(line: line), at: now) }
         case .failed(let reason):
             commands.hold = nil
             waitFailed(hold, reason, over: waited, of: nil)
@@ -183,7 +200,11 @@ extension Supervisor {
             let waited = judgedChildren(for: hold, at: now)
             switch hold.verdict(over: waited, at: now, launchable: commandsCanLaunch) {
             case .holds: break
-            case .released: control.finish(client, .ok)
+            case .released:
+                guard case .look(_, _, let text) = hold else { control.finish(client, .ok); continue }
+                client.hold = nil
+                execute(text, from: .client(client), at: now)
+                if client.hold == nil { control.finish(client, client.outcome) }
             case .failed(let reason): waitFailed(hold, reason, over: waited, of: client)
             }
         }
@@ -201,7 +222,7 @@ extension Supervisor {
     /// The children as `hold` sees them at `now`; a wait whose time is up looks first, as
     /// cgroup v1 tells nothing.
     private func judgedChildren(for hold: CommandHold, at now: Instant) -> [CommandHold.Child] {
-        if hold.deadline <= now {
+        if let deadline = hold.deadline, deadline <= now {
             for child in children where hold.isWaiting(for: child.name) { child.lookForOutsideChange(at: now) }
         }
         return runChildren.map(CommandHold.Child.init)

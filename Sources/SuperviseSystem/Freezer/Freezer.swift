@@ -87,7 +87,8 @@ public protocol FreezerUnit: AnyObject {
 
     /// Looks now, at a unit whose freeze was verified, for what someone else did to it: a thaw,
     /// or a SIGKILL the freeze holds back. Asked when the child's state is about to matter (a
-    /// notification, `status`, a `wait`, a command), never on a timer.
+    /// notification, `status`, a `wait`, a command), never on a timer, and again at each turn
+    /// while a look at a large sigstop tree goes on (`lookGoesOn`).
     func outsideChange() -> OutsideChange?
 
     /// Thaws every process and verifies it runs again.

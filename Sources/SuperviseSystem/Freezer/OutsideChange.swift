@@ -5,4 +5,7 @@ public enum OutsideChange: Equatable, Sendable {
     case thawed(String)
     /// Its main process has a SIGKILL pending that the freeze holds back (cgroup v1).
     case mainProcessKilled
+    /// Nothing found yet: the look did this turn's share and goes on at the next turn
+    /// (sigstop, a large tree, ``SliceBudget``).
+    case lookGoesOn
 }

@@ -16,8 +16,10 @@ public final class SignalStopFreezer: Freezer {
     /// The `/proc` the scans read and the signals go through.
     let procFS: ProcFS
     private var units: [SignalStopUnit] = []
-    /// What is left of this turn's share of the freeze walks.
+    /// What is left of this turn's share of the freeze walks and the looks.
     var budget = SliceBudget()
+    /// Counts the moments (``endMoment()``): a look that ended in this one is not made again in it.
+    private(set) var moment = 0
     /// The last scan, when it finished and how long it took.
     private var lastScan: (table: ProcessTable, finished: ContinuousClock.Instant, took: Duration)?
 
@@ -62,7 +64,8 @@ public final class SignalStopFreezer: Freezer {
     public func endMoment() {
         while units.contains(where: \.awaitsClosing) { rescan() }
         listOrphans()
-        budget.renew(freezes: units.count { $0.awaitsVerification })
+        budget.renew(freezes: units.count { $0.awaitsVerification || $0.looksOn })
+        moment &+= 1
     }
 
     /// The last scan while it is younger than it took to make (2 ms at least), else a new one:

@@ -22,6 +22,11 @@ final class SignalStopUnit: FreezerUnit {
     /// from `main`.
     var members: Set<ProcessIdentity> = []
     private var freeze: Freeze?
+    /// A look for a change from outside that goes on at the next turn (``outsideChange()``).
+    private var outsideLook: OutsideLook?
+    /// The moment (``SignalStopFreezer/moment``) the last look ended in: asked again in it, as
+    /// a command that waited for the look runs, it finds nothing new and reads nothing.
+    private var lookEndedIn: Int?
     /// The scan of `/proc` that answers a round of the walk where the kernel has no `children` files.
     var walkScan: (round: Int, table: ProcessTable)?
     /// Job-control signals sent while a freeze stopped the tree, in order, with whom they were
@@ -48,6 +53,13 @@ final class SignalStopUnit: FreezerUnit {
         var stopsJustSent = false
     }
 
+    /// The stopped processes a look has still to look at, and the times each one it looked at
+    /// has run (`nil`: the kernel does not count).
+    struct OutsideLook {
+        var left: [ProcessIdentity]
+        var timesRun: [ProcessIdentity: UInt64]? = [:]
+    }
+
     init(childName: String, freezer: SignalStopFreezer) {
         self.childName = childName
         self.freezer = freezer
@@ -57,6 +69,7 @@ final class SignalStopUnit: FreezerUnit {
         main = procFS.stat(pid).map { ProcessIdentity(pid: pid, startTicks: $0.startTicks) }
         members = main.map { [$0] } ?? []
         freeze = nil
+        outsideLook = nil
         heldJobControlSignals = []
         closings = []
         knownEmpty = false
@@ -69,6 +82,7 @@ final class SignalStopUnit: FreezerUnit {
     func requestFreeze() throws(SupervisorError) {
         guard main != nil else { return }
         freeze = Freeze(walk: FreezeWalk(members: members, adopter: freezer.adoption?.adopter))
+        outsideLook = nil
         walkScan = nil
         _ = freezer.takeOrphans(for: self)  // listed for an earlier freeze's walk
         let failure = advanceWalk()
@@ -104,6 +118,9 @@ final class SignalStopUnit: FreezerUnit {
     /// Whether a freeze is requested and not verified yet.
     var awaitsVerification: Bool { freeze.map { !$0.verified } ?? false }
 
+    /// Whether a look for a change from outside goes on at the next turn.
+    var looksOn: Bool { outsideLook != nil }
+
     /// Carries out the walk's steps until its round has a verdict, or this check's share of the
     /// turn's budget is spent; the first stop that failed for another reason than the process
     /// being gone.
@@ -133,19 +150,39 @@ final class SignalStopUnit: FreezerUnit {
     /// That scan is made only when a stopped process has run since the freeze was verified
     /// (its schedstat count moved), or the kernel can't tell.
     /// A stopped process dies of SIGKILL, so no kill is held back.
+    ///
+    /// The look takes its steps from the turn's budget (``SliceBudget``), as a freeze's walk
+    /// does: a large tree is looked at over several turns (`lookGoesOn` until it is done), and
+    /// the loop takes its other inputs between them.
     func outsideChange() -> OutsideChange? {
         guard let current = freeze, current.verified else { return nil }
-        var runs: [ProcessIdentity: UInt64]? = [:]
-        for process in current.walk.stopped {
-            switch look(process) {
-            case .running: return .thawed("process \(process.pid) was continued")
-            case .halted(let count, _, _): if let count, runs != nil { runs?[process] = count } else { runs = nil }
+        var look: OutsideLook
+        if let going = outsideLook {
+            look = going
+        } else {
+            guard lookEndedIn != freezer.moment else { return nil }
+            look = OutsideLook(left: Array(current.walk.stopped))
+        }
+        defer { outsideLook = look.left.isEmpty ? nil : look }
+        var taken = 0
+        while let process = look.left.last {
+            guard taken < freezer.budget.share, freezer.budget.take() else { return .lookGoesOn }
+            taken += 1
+            look.left.removeLast()
+            switch self.look(process) {
+            case .running:
+                look.left = []
+                lookEndedIn = freezer.moment
+                return .thawed("process \(process.pid) was continued")
+            case .halted(let count, _, _):
+                if let count, look.timesRun != nil { look.timesRun?[process] = count } else { look.timesRun = nil }
             case .gone: continue
             }
         }
+        lookEndedIn = freezer.moment
         // No stopped process has run since the looks of the round that verified the freeze: none
         // forked, so no scan can find a member more (the foreground path's one scan, spared).
-        if let before = current.walk.timesRun, before == runs { return nil }
+        if let before = current.walk.timesRun, before == look.timesRun { return nil }
         freezer.recentTable()
         guard let fresh = members.subtracting(current.walk.stopped).first else { return nil }
         return .thawed("process \(fresh.pid) started while the tree was stopped")
@@ -156,6 +193,7 @@ final class SignalStopUnit: FreezerUnit {
     func thaw() throws(SupervisorError) {
         guard let stopped = freeze?.walk.stopped else { return }
         freeze = nil
+        outsideLook = nil
         for process in stopped { procFS.signal(process, SIGCONT) }
         let running = waitBriefly(upTo: .seconds(1)) { !stopped.contains(where: isStillStopped) }
         let held = heldJobControlSignals

@@ -1,9 +1,10 @@
 /// How much of the sigstop freezer's work one turn of the loop does: at most
 /// ``stepsPerTurn`` steps of its freeze walks (``FreezeWalk/Step``: each reads one or two files
-/// of one process, or stops it), shared by every check in the turn. A check that finds the
-/// budget spent, or its own share of it, answers that it goes on at the next turn, after the
-/// loop has taken its other inputs (`status`, `ctl`, signals); ``SignalStopFreezer/endMoment()``
-/// renews it.
+/// of one process, or stops it) and of its looks for a change from outside (a stopped
+/// process's stat and schedstat), shared by every check and look in the turn. One that finds
+/// the budget spent, or its own share of it, answers that it goes on at the next turn, after
+/// the loop has taken its other inputs (`status`, `ctl`, signals);
+/// ``SignalStopFreezer/endMoment()`` renews it.
 struct SliceBudget {
     /// 256 steps read at most ~800 files: a few milliseconds (more in a debug build), in
     /// proportion to what a turn of the loop costs anyway with many children (64 made `background
@@ -13,9 +14,9 @@ struct SliceBudget {
     static let leastShare = 8
 
     private(set) var left = Self.stepsPerTurn
-    /// How many steps one check may take this turn: an equal part of the budget for each freeze
-    /// under way when the turn began (at least ``leastShare``), so that one child's large tree
-    /// does not hold back the freeze of the child checked after it.
+    /// How many steps one check or look may take this turn: an equal part of the budget for
+    /// each freeze or look under way when the turn began (at least ``leastShare``), so that one
+    /// child's large tree does not hold back the child checked after it.
     private(set) var share = Self.stepsPerTurn
 
     /// Takes one step from this turn's budget; `false` when it is spent.
@@ -25,7 +26,7 @@ struct SliceBudget {
         return true
     }
 
-    /// A new turn, with `freezes` freezes under way: the whole budget again, shared among them.
+    /// A new turn, with `freezes` freezes or looks under way: the whole budget again, shared among them.
     mutating func renew(freezes: Int) {
         left = Self.stepsPerTurn
         share = max(Self.leastShare, Self.stepsPerTurn / max(1, freezes))

@@ -1,0 +1,97 @@
+import Glibc
+import Testing
+@testable import SuperviseSystem
+
+/// The look at a suspended sigstop tree for a change from outside (before a `status` or a
+/// command) is done in slices too, one turn of the loop each (``SliceBudget``): against a
+/// ``FakeKernel``, each look's reads are counted, and what it finds is checked.
+@Suite(.timeLimit(.minutes(5))) struct SignalStopLookSliceTests {
+    let kernel = FakeKernel()
+    let freezer: SignalStopFreezer
+    let unit: SignalStopUnit
+
+    init() throws {
+        freezer = SignalStopFreezer(adoption: OrphanAdoption(adopter: 50, soleChild: true), system: kernel)
+        kernel.addProcess(50)
+        kernel.addProcess(100, parent: 50)
+        unit = try #require(try freezer.makeUnit(for: "worker") as? SignalStopUnit)
+        unit.attach(pid: 100)
+    }
+
+    /// Freezes a tree of 1,201 processes below 100 (20 children of 59 each), turn by turn.
+    private func freezeLargeTree() throws {
+        for child: Int32 in 1_000..<1_020 {
+            kernel.addProcess(child, parent: 100)
+            for grandchild in (child * 100)..<(child * 100 + 59) { kernel.addProcess(grandchild, parent: child) }
+        }
+        try unit.requestFreeze()
+        var verdict = FreezeCheck.notFrozen, turns = 0
+        while verdict != .frozen, turns < 1_000 {
+            turns += 1
+            freezer.endMoment()
+            verdict = unit.checkFreeze()
+        }
+        try #require(verdict == .frozen)
+    }
+
+    /// Looks once a turn until the look ends: what each turn's look answered, and the most files one read.
+    private func lookTurnByTurn() -> (answers: [OutsideChange?], mostReads: Int) {
+        var answers: [OutsideChange?] = [], mostReads = 0
+        repeat {
+            freezer.endMoment()
+            let before = kernel.procReads
+            answers.append(unit.outsideChange())
+            mostReads = max(mostReads, kernel.procReads - before)
+        } while answers.last == .lookGoesOn && answers.count < 100
+        return (answers, mostReads)
+    }
+
+    /// Nothing changed: the look goes on over several turns, none reads more than a turn's
+    /// share, and it ends finding nothing. Asked again in the moment it ended (the command that
+    /// waited for it runs), it reads nothing; at the next moment a new look begins.
+    @Test func aLookAtALargeTreeGoesOnTurnByTurnAndEndsFindingNothing() throws {
+        try freezeLargeTree()
+        let (answers, mostReads) = lookTurnByTurn()
+        #expect(answers.last == .some(nil), "the look ended with \(String(describing: answers.last))")
+        #expect(answers.dropLast().allSatisfy { $0 == .lookGoesOn } && answers.count >= 4, "\(answers.count) turns")
+        #expect(mostReads <= SliceBudget.stepsPerTurn * 2, "one turn's look read \(mostReads) files")
+        #expect(!unit.looksOn)
+        let before = kernel.procReads
+        #expect(unit.outsideChange() == nil)
+        #expect(kernel.procReads == before, "the look made again in its moment read \(kernel.procReads - before) files")
+        freezer.endMoment()
+        #expect(unit.outsideChange() == .lookGoesOn, "the next moment's look did not begin")
+    }
+
+    /// A process continued from outside before the look began is found by it, in whichever
+    /// turn reaches it.
+    @Test func aProcessContinuedBeforeTheLookIsFoundByIt() throws {
+        try freezeLargeTree()
+        _ = kernel.kill(101_030, SIGCONT)
+        let found = lookTurnByTurn().answers.last
+        #expect(found == .thawed("process 101030 was continued"), "\(String(describing: found))")
+    }
+
+    /// One continued while a look goes on is found by it, or by the next look when this one had
+    /// looked at it already.
+    @Test func aProcessContinuedDuringTheLookIsFoundByItOrTheNext() throws {
+        try freezeLargeTree()
+        freezer.endMoment()
+        #expect(unit.outsideChange() == .lookGoesOn)
+        _ = kernel.kill(101_040, SIGCONT)
+        var found = lookTurnByTurn().answers.last
+        if found == .some(nil) { found = lookTurnByTurn().answers.last }
+        #expect(found == .thawed("process 101040 was continued"), "\(String(describing: found))")
+    }
+
+    /// A thaw ends the look under way: the next look begins with the next freeze, from its own
+    /// stopped processes.
+    @Test func aThawEndsTheLookUnderWay() throws {
+        try freezeLargeTree()
+        freezer.endMoment()
+        #expect(unit.outsideChange() == .lookGoesOn && unit.looksOn)
+        try unit.thaw()
+        #expect(!unit.looksOn)
+        #expect(unit.outsideChange() == nil, "a thawed tree is not looked at")
+    }
+}
