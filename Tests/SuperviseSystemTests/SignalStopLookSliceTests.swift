@@ -6,16 +6,13 @@ import Testing
 /// command) is done in slices too, one turn of the loop each (``SliceBudget``): against a
 /// ``FakeKernel``, each look's reads are counted, and what it finds is checked.
 @Suite(.timeLimit(.minutes(5))) struct SignalStopLookSliceTests {
-    let kernel = FakeKernel()
-    let freezer: SignalStopFreezer
-    let unit: SignalStopUnit
+    let fixture: SignalStopFixture
+    var kernel: FakeKernel { fixture.kernel }
+    var freezer: SignalStopFreezer { fixture.freezer }
+    var unit: SignalStopUnit { fixture.unit }
 
     init() throws {
-        freezer = SignalStopFreezer(adoption: OrphanAdoption(adopter: 50, soleChild: true), system: kernel)
-        kernel.addProcess(50)
-        kernel.addProcess(100, parent: 50)
-        unit = try #require(try freezer.makeUnit(for: "worker") as? SignalStopUnit)
-        unit.attach(pid: 100)
+        fixture = try SignalStopFixture()
     }
 
     /// Freezes a tree of 1,201 processes below 100 (20 children of 59 each), turn by turn.
@@ -25,13 +22,7 @@ import Testing
             for grandchild in (child * 100)..<(child * 100 + 59) { kernel.addProcess(grandchild, parent: child) }
         }
         try unit.requestFreeze()
-        var verdict = FreezeCheck.notFrozen, turns = 0
-        while verdict != .frozen, turns < 1_000 {
-            turns += 1
-            freezer.endMoment()
-            verdict = unit.checkFreeze()
-        }
-        try #require(verdict == .frozen)
+        try #require(fixture.checkTurnByTurn() == .frozen)
     }
 
     /// Looks once a turn until the look ends: what each turn's look answered, and the most files one read.

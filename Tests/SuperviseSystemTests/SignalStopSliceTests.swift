@@ -6,20 +6,17 @@ import Testing
 /// (``SliceBudget``), so the loop answers `status` and `ctl` between them: against a
 /// ``FakeKernel``, each check's reads are counted, and a verdict is checked against the states.
 @Suite(.timeLimit(.minutes(5))) struct SignalStopSliceTests {
-    let kernel = FakeKernel()
-    let freezer: SignalStopFreezer
-    let unit: SignalStopUnit
+    let fixture: SignalStopFixture
+    var kernel: FakeKernel { fixture.kernel }
+    var freezer: SignalStopFreezer { fixture.freezer }
+    var unit: SignalStopUnit { fixture.unit }
 
     /// The most files one step reads: a look's stat and schedstat (and wchan, parked in `D`), an
     /// adoption's stat and environ, a listing's one children file.
     static let readsPerStep = 3
 
     init() throws {
-        freezer = SignalStopFreezer(adoption: OrphanAdoption(adopter: 50, soleChild: true), system: kernel)
-        kernel.addProcess(50)
-        kernel.addProcess(100, parent: 50)
-        unit = try #require(try freezer.makeUnit(for: "worker") as? SignalStopUnit)
-        unit.attach(pid: 100)
+        fixture = try SignalStopFixture()
     }
 
     /// Adds `count` children below `parent`, numbered from `first`.
@@ -117,13 +114,7 @@ import Testing
         #expect(unit.resourceUsage() == whole)
         #expect(kernel.procReads - before == 801, "not frozen: each member's stat, and no other file")
         try unit.requestFreeze()
-        var verdict = FreezeCheck.notFrozen, turns = 0
-        while verdict != .frozen, turns < 1_000 {
-            turns += 1
-            freezer.endMoment()
-            verdict = unit.checkFreeze()
-        }
-        #expect(verdict == .frozen)
+        #expect(fixture.checkTurnByTurn() == .frozen)
         before = kernel.procReads
         #expect(unit.resourceUsage() == whole)
         #expect(kernel.procReads == before, "the snapshot read \(kernel.procReads - before) files")

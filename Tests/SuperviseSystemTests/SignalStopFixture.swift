@@ -1,0 +1,29 @@
+@testable import SuperviseSystem
+import Testing
+
+/// A sigstop freezer on a ``FakeKernel`` with one unit, `worker`, whose main process 100 is a
+/// child of the subreaper 50: what the slice tests start from.
+struct SignalStopFixture {
+    let kernel = FakeKernel()
+    let freezer: SignalStopFreezer
+    let unit: SignalStopUnit
+
+    init() throws {
+        freezer = SignalStopFreezer(adoption: OrphanAdoption(adopter: 50, soleChild: true), system: kernel)
+        kernel.addProcess(50)
+        kernel.addProcess(100, parent: 50)
+        unit = try #require(try freezer.makeUnit(for: "worker") as? SignalStopUnit)
+        unit.attach(pid: 100)
+    }
+
+    /// Checks the unit's freeze once a turn until it is verified, at most 1,000 turns: the last verdict.
+    func checkTurnByTurn() -> FreezeCheck {
+        var verdict = FreezeCheck.notFrozen, turns = 0
+        while verdict != .frozen, turns < 1_000 {
+            turns += 1
+            freezer.endMoment()
+            verdict = unit.checkFreeze()
+        }
+        return verdict
+    }
+}
