@@ -55,6 +55,12 @@ import SuperviseTestSupport
         }
         #expect(order == "second", "the status after \(tries) tries: \(order)")
         #expect(try socketState(socket) == "suspended")
+
+        // On stdin too: `foreground` waits for its look, then thaws every process.
+        live.send("foreground")
+        #expect(live.wait(for: "active", timeout: 60) == "active", "\(live.log)")
+        let stopped = ProcessInspector.tree(of: pid).filter { $0.isAlive && $0.state == "T" }
+        #expect(stopped.isEmpty, "active while \(stopped.count) processes were stopped: \(stopped.prefix(3))")
         #expect(live.terminate(timeout: 60) == 0)
     }
 
