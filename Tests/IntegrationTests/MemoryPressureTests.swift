@@ -73,6 +73,13 @@ import SuperviseTestSupport
         return Int(line.split(separator: " ").dropFirst().first ?? "")
     }
 
+    /// What `/proc/PID/status` says of `pid`'s resident memory, anonymous and file-backed.
+    static func memoryLines(_ pid: Int32) -> String {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        return status.split(separator: "\n").filter { $0.hasPrefix("Rss") || $0.hasPrefix("VmRSS") }
+            .map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }.joined(separator: ", ")
+    }
+
     /// The report's timeline entries of `kind` of the child called `name`: (t_ms, text).
     static func entries(_ report: [String: Any]?, _ name: String, kind: String) -> [(Double, String)] {
         let child = (report?["children"] as? [[String: Any]])?.first { $0["name"] as? String == name }
@@ -94,7 +101,9 @@ import SuperviseTestSupport
         #expect(parked.map(\.state) == ["active", "active", "not-running", "suspended", "suspended"], "\(live.log)")
         let app = try #require(parked.first, "status: \(live.log)")
         let before = try #require(Self.residentKiB(app.pid))
-        #expect(before > Self.cacheMiB * 1024, "the app holds its cache: \(before) KiB")
+        // Once seen at 14,512 KiB on a loaded CI machine (sigstop), not explained: the message
+        // says what the kernel counts and what the supervisor logged (a warning come early?).
+        #expect(before > Self.cacheMiB * 1024, "the app holds its cache: \(before) KiB; \(Self.memoryLines(app.pid))\n\(live.log)")
 
         live.send(["start hog", "wait not-running p1 timeout=60s"])
         let pressed = NotRunningTests.statuses(live, count: 5, timeout: 70)
