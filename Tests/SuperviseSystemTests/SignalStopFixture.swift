@@ -16,6 +16,11 @@ struct SignalStopFixture {
         unit.attach(pid: 100)
     }
 
+    /// Adds `count` children below `parent`, numbered from `first`.
+    func fork(_ count: Int32, from first: Int32, below parent: Int32) {
+        for pid in first..<(first + count) { kernel.addProcess(pid, parent: parent) }
+    }
+
     /// Checks the unit's freeze once a turn until it is verified, at most 1,000 turns: the last verdict.
     func checkTurnByTurn() -> FreezeCheck {
         var verdict = FreezeCheck.notFrozen, turns = 0

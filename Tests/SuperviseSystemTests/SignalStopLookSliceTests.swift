@@ -17,10 +17,8 @@ import Testing
 
     /// Freezes a tree of 1,201 processes below 100 (20 children of 59 each), turn by turn.
     private func freezeLargeTree() throws {
-        for child: Int32 in 1_000..<1_020 {
-            kernel.addProcess(child, parent: 100)
-            for grandchild in (child * 100)..<(child * 100 + 59) { kernel.addProcess(grandchild, parent: child) }
-        }
+        fixture.fork(20, from: 1_000, below: 100)
+        for child: Int32 in 1_000..<1_020 { fixture.fork(59, from: child * 100, below: child) }
         try unit.requestFreeze()
         try #require(fixture.checkTurnByTurn() == .frozen)
     }

@@ -19,11 +19,6 @@ import Testing
         fixture = try SignalStopFixture()
     }
 
-    /// Adds `count` children below `parent`, numbered from `first`.
-    private func fork(_ count: Int32, from first: Int32, below parent: Int32) {
-        for pid in first..<(first + count) { kernel.addProcess(pid, parent: parent) }
-    }
-
     /// The pids below 100, by parent links in the fake kernel.
     private func tree() -> [Int32] {
         let children = Dictionary(grouping: kernel.processes.keys) { kernel.processes[$0]?.parent ?? 0 }
@@ -64,8 +59,8 @@ import Testing
         kernel.addProcess(200, parent: 50)
         let second = try #require(try freezer.makeUnit(for: "second") as? SignalStopUnit)
         second.attach(pid: 200)
-        fork(800, from: 1_000, below: 100)
-        fork(800, from: 2_000, below: 200)
+        fixture.fork(800, from: 1_000, below: 100)
+        fixture.fork(800, from: 2_000, below: 200)
         try unit.requestFreeze()
         try second.requestFreeze()
         var verdicts: (FreezeCheck, FreezeCheck) = (.notFrozen, .notFrozen), starved = 0, turns = 0
@@ -85,8 +80,8 @@ import Testing
     /// budget allows (the whole tree was read in one check before), the checks in between say
     /// they go on, and the tree is frozen in the end with every process stopped.
     @Test func eachCheckOfALargeTreeReadsOnlyATurnsShare() throws {
-        fork(20, from: 1_000, below: 100)
-        for parent: Int32 in 1_000..<1_020 { fork(59, from: parent * 100, below: parent) }
+        fixture.fork(20, from: 1_000, below: 100)
+        for parent: Int32 in 1_000..<1_020 { fixture.fork(59, from: parent * 100, below: parent) }
         try unit.requestFreeze()
         var answers: [FreezeCheck] = [], mostReads = 0
         while answers.last != .frozen, answers.count < 1_000 {
@@ -105,8 +100,8 @@ import Testing
     /// member's CPU time and memory come from the stat its look in the verifying round read.
     /// Before a freeze, each member is read.
     @Test func theSnapshotOfAVerifiedFreezeReadsNothingAgain() throws {
-        fork(20, from: 1_000, below: 100)
-        for parent: Int32 in 1_000..<1_020 { fork(39, from: parent * 100, below: parent) }
+        fixture.fork(20, from: 1_000, below: 100)
+        for parent: Int32 in 1_000..<1_020 { fixture.fork(39, from: parent * 100, below: parent) }
         let whole = ResourceUsage(rssKB: 801 * 250 * ProcFS.pageSize / 1024,
                                   cpuMS: Double(801 * (7 + 3)) * 1000 / Double(ProcFS.ticksPerSecond))
         freezer.rescan()
@@ -124,7 +119,7 @@ import Testing
     /// own check skips its look; the check after the round that a later slice ended begins the
     /// next round at once.
     @Test func onlyTheRequestsOwnCheckWaitsForTheStops() throws {
-        fork(300, from: 1_000, below: 100)
+        fixture.fork(300, from: 1_000, below: 100)
         freezer.rescan()
         try unit.requestFreeze()
         #expect(unit.checkFreeze() == .unfinished, "more stops than a turn's share")
@@ -141,7 +136,7 @@ import Testing
     /// each at each turn, for 30 turns. Frozen only once every one of them is stopped too, and no
     /// check in between says frozen while one runs.
     @Test func aTreeForkingBetweenSlicesIsFrozenOnlyOnceEveryChildIsStopped() throws {
-        fork(150, from: 1_000, below: 100)
+        fixture.fork(150, from: 1_000, below: 100)
         var next: Int32 = 5_000
         try unit.requestFreeze()
         var turns = 0, verdict = FreezeCheck.notFrozen

@@ -29,8 +29,8 @@ public final class BlockingThreadPool: TaskExecutor, @unchecked Sendable {
     public init(width: Int, name: String) {
         self.width = width
         for index in 0..<width {
-            // Named from inside, in at most 15 bytes (`block-test-999`): otherwise the kernel keeps the name of the
-            // thread that made it, often a cooperative thread's.
+            // Named from inside, in at most 15 bytes (`block-test-999`): otherwise the kernel
+            // keeps the name of the thread that made it, often a cooperative thread's.
             let thread = Thread { [self] in
                 Thread.current.name = "\(name)-\(index)"
                 runJobs()
