@@ -176,36 +176,43 @@ extension Supervisor {
     }
 
     /// Ends a stdin `sleep` whose time is up, or a `wait` that is satisfied, timed out or can't
-    /// be satisfied; what a failed one does is the core's.
+    /// be satisfied; what a failed one does is the core's. A command that waited for a look or a
+    /// thaw runs, and the hold it sets (a `wait`) is judged at once: nothing else may come to
+    /// wake the loop before its timeout.
     private func releaseHold(at now: Instant) {
-        guard let commands, let hold = commands.hold else { return }
-        let waited = judgedChildren(for: hold, at: now)
-        switch hold.verdict(over: waited, at: now, launchable: commandsCanLaunch) {
-        case .holds:
-            break
-        case .released:
-            commands.hold = nil
-            if case .look(_, let line, let text) = hold { execute(text, from: .stdin(line: line), at: now) }
-        case .failed(let reason):
-            commands.hold = nil
-            waitFailed(hold, reason, over: waited, of: nil)
+        while let commands, let hold = commands.hold {
+            let waited = judgedChildren(for: hold, at: now)
+            switch hold.verdict(over: waited, at: now, launchable: commandsCanLaunch) {
+            case .holds:
+                return
+            case .released:
+                commands.hold = nil
+                if case .look(_, let line, let text) = hold { execute(text, from: .stdin(line: line), at: now) }
+            case .failed(let reason):
+                commands.hold = nil
+                waitFailed(hold, reason, over: waited, of: nil)
+            }
         }
     }
 
-    /// Answers the control clients whose hold is over: `ok`, or what the core makes of a failed `wait`.
+    /// Answers the control clients whose hold is over: `ok`, or what the core makes of a failed
+    /// `wait`. A command that waited for a look or a thaw runs, and the hold it sets is judged at once.
     private func releaseClientHolds(at now: Instant) {
         guard let control else { return }
         for client in control.holdingClients {
-            guard let hold = client.hold else { continue }
-            let waited = judgedChildren(for: hold, at: now)
-            switch hold.verdict(over: waited, at: now, launchable: commandsCanLaunch) {
-            case .holds: break
-            case .released:
-                guard case .look(_, _, let text) = hold else { control.finish(client, .ok); continue }
-                client.hold = nil
-                execute(text, from: .client(client), at: now)
-                if client.hold == nil { control.finish(client, client.outcome) }
-            case .failed(let reason): waitFailed(hold, reason, over: waited, of: client)
+            var judging = true
+            while judging, let hold = client.hold {
+                judging = false
+                let waited = judgedChildren(for: hold, at: now)
+                switch hold.verdict(over: waited, at: now, launchable: commandsCanLaunch) {
+                case .holds: break
+                case .released:
+                    guard case .look(_, _, let text) = hold else { control.finish(client, .ok); break }
+                    client.hold = nil
+                    execute(text, from: .client(client), at: now)
+                    if client.hold == nil { control.finish(client, client.outcome) } else { judging = true }
+                case .failed(let reason): waitFailed(hold, reason, over: waited, of: client)
+                }
             }
         }
     }
