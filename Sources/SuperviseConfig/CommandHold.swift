@@ -1,15 +1,16 @@
 import SuperviseLifecycle
 
 /// What keeps the next stdin command from running (or a control client's answer from going
-/// out): a `wait`, a `sleep`, or a look the command waits for, and when it ends.
+/// out): a `wait`, a `sleep`, or a look or thaw the command waits for, and when it ends.
 public enum CommandHold: Equatable, Sendable {
     /// `wait STATE [NAME|all] [TIMEOUT]`, read on stdin line `line` as `text`.
     case wait(state: ChildState, target: ControlTarget, deadline: Instant, line: Int, text: String)
     /// `sleep DURATION`.
     case sleep(until: Instant)
     /// The command `text` (stdin line `line`, 0 for a client) is not run yet: a look at a
-    /// suspended child it names, for a change from outside, goes on at the next turns (a large
-    /// sigstop tree, in slices). It runs once no child it names is looked at any longer.
+    /// suspended child it names, for a change from outside, or a thaw of one, goes on at the
+    /// next turns (a large sigstop tree, in slices). It runs once that work on every child it
+    /// names has ended.
     case look(target: ControlTarget, line: Int, text: String)
 
     /// What one waited-for child looks like when a hold is judged.
@@ -21,21 +22,23 @@ public enum CommandHold: Equatable, Sendable {
         public let isDone: Bool
         /// It was told to terminate: no run of it starts again, so it can only end.
         public let toldToTerminate: Bool
-        /// A look at it for a change from outside goes on (``ChildStatus/lookGoesOn``).
-        public let lookGoesOn: Bool
+        /// A look at it for a change from outside (``ChildStatus/lookGoesOn``), or its thaw
+        /// (``ChildStatus/thawGoesOn``), goes on in slices: commands naming it wait.
+        public let slicesGoOn: Bool
 
         /// A child of the run as the run's rules see it.
         public init(_ child: RunChild) {
             self.init(name: child.name, state: child.status.state, isDone: child.isDone,
-                      toldToTerminate: child.status.toldToTerminate, lookGoesOn: child.status.lookGoesOn)
+                      toldToTerminate: child.status.toldToTerminate,
+                      slicesGoOn: child.status.lookGoesOn || child.status.thawGoesOn)
         }
 
-        public init(name: String, state: ChildState, isDone: Bool, toldToTerminate: Bool = false, lookGoesOn: Bool = false) {
+        public init(name: String, state: ChildState, isDone: Bool, toldToTerminate: Bool = false, slicesGoOn: Bool = false) {
             self.name = name
             self.state = state
             self.isDone = isDone
             self.toldToTerminate = toldToTerminate
-            self.lookGoesOn = lookGoesOn
+            self.slicesGoOn = slicesGoOn
         }
 
         /// Why it can never be in `wanted` while a wait holds, or `nil` while it still may be.
@@ -66,7 +69,7 @@ public enum CommandHold: Equatable, Sendable {
         case failed(String)
     }
 
-    /// The instant the hold ends by itself; a look's ends when the look does.
+    /// The instant the hold ends by itself; a look's ends when the look or thaw does.
     public var deadline: Instant? {
         switch self {
         case .wait(_, _, let deadline, _, _): deadline
@@ -75,8 +78,8 @@ public enum CommandHold: Equatable, Sendable {
         }
     }
 
-    /// The hold of `text`, a command naming `target`, when a look at one of those children
-    /// goes on: the command waits for it. `nil`: it runs now.
+    /// The hold of `text`, a command naming `target`, when a look at one of those children, or
+    /// its thaw, goes on: the command waits for it. `nil`: it runs now.
     public static func look(before text: String, naming target: ControlTarget, line: Int,
                             over children: [Child]) -> CommandHold? {
         let hold = CommandHold.look(target: target, line: line, text: text)
@@ -110,12 +113,12 @@ public enum CommandHold: Equatable, Sendable {
     /// one of them can never get there (``Child/whyNever(_:launchable:)``) because no other
     /// source of commands can launch it (`launchable`: a control socket is open and the run is
     /// not ending): told to terminate, or done (exited or not running, no restart pending). A
-    /// look is over once no child it names is looked at; a sleep, at its end.
+    /// look is over once no child it names is looked at or thawed; a sleep, at its end.
     public func verdict(over children: [Child], at now: Instant, launchable: Bool = false) -> Verdict {
         let state: ChildState, deadline: Instant
         switch self {
         case .sleep(let until): return now >= until ? .released : .holds
-        case .look: return children.contains { isWaiting(for: $0.name) && $0.lookGoesOn } ? .holds : .released
+        case .look: return children.contains { isWaiting(for: $0.name) && $0.slicesGoOn } ? .holds : .released
         case .wait(let waited, _, let until, _, _): (state, deadline) = (waited, until)
         }
         let targets = children.filter { isWaiting(for: $0.name) }

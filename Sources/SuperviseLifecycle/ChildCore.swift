@@ -64,7 +64,8 @@ public struct ChildCore: Sendable {
         ChildStatus(state: lifecycle.state, isFinished: lifecycle.isFinished,
                     nextDeadline: earliest(earliest(lifecycle.nextDeadline, restartAt), nextTaskDue),
                     restartPending: restartAt != nil, toldToTerminate: stopped,
-                    lookGoesOn: lifecycle.lookGoesOn, awaitedConditions: awaitedConditions)
+                    lookGoesOn: lifecycle.lookGoesOn, thawGoesOn: lifecycle.thawGoesOn,
+                    awaitedConditions: awaitedConditions)
     }
 
     /// Handles one input at `now`: the actions to carry out, in order, and the status after them.
@@ -207,6 +208,9 @@ public struct ChildStatus: Equatable, Sendable {
     public let toldToTerminate: Bool
     /// A look at it for a change from outside goes on at the next turn: commands to it wait.
     public var lookGoesOn = false
+    /// A thaw of it goes on at the next turn: commands to it wait, so that none finds part of its
+    /// tree still stopped.
+    public var thawGoesOn = false
     /// The conditions that its due scheduled tasks wait for and that do not hold: while not
     /// empty, the shell watches (or polls) them.
     public var awaitedConditions: Set<ScheduleCondition> = []

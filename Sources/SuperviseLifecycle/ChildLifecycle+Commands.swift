@@ -120,8 +120,9 @@ extension ChildLifecycle {
     }
 
     /// Thaws a suspending or suspended child, and continues it if a signal stopped it; a
-    /// pending freeze verification is abandoned.
+    /// pending freeze verification is abandoned. Whether the thaw goes on, the freezer says.
     mutating func thaw() {
+        thawAgainAt = nil
         freezeDeadline = nil
         freezeRecheckAt = nil
         freezeRequestedAt = nil

@@ -1,7 +1,11 @@
 extension ChildLifecycle {
     /// Acts on every timer due at `now`: launch timeout, window end, expiry warning, limit,
-    /// freeze timeout, graces, a look at a suspended child that goes on.
+    /// freeze timeout, graces, a look at a suspended child or a thaw that goes on.
     mutating func tick(_ now: Instant) {
+        if let at = thawAgainAt, at <= now {
+            thawAgainAt = nil
+            actions.append(.continueThaw)
+        }
         switch state {
         case .launching:
             if let deadline = launchDeadline, deadline <= now { launchTimedOut(now) }

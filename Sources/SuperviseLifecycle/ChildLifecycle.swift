@@ -79,6 +79,9 @@ public struct ChildLifecycle: Sendable {
     /// A look at the suspended child for a change from outside goes on at this instant (the
     /// next turn): a command to the child waits for it (``lookGoesOn``).
     var lookAgainAt: Instant?
+    /// A thaw of a large sigstop tree goes on at this instant (the next turn), whatever the state:
+    /// a command to the child waits for it (``thawGoesOn``).
+    var thawAgainAt: Instant?
     var termination: ExitCause?
     var graceEnd: Instant?
     var leftoverGraceEnd: Instant?
@@ -173,6 +176,11 @@ public struct ChildLifecycle: Sendable {
 
     /// The earliest instant at which a `.tick` has something to do, or `nil` when idle.
     public var nextDeadline: Instant? {
+        earliest(stateDeadline, thawAgainAt)
+    }
+
+    /// The earliest instant at which a timer of the current state falls due.
+    private var stateDeadline: Instant? {
         switch state {
         case .background:
             guard !openTasks.isEmpty else { return windowEnd }
@@ -196,6 +204,9 @@ public struct ChildLifecycle: Sendable {
     /// next turn (``LifecycleInput/lookUnfinished``).
     public var lookGoesOn: Bool { lookAgainAt != nil }
 
+    /// A thaw is under way: it goes on at the next turn (``LifecycleInput/thawUnfinished``).
+    public var thawGoesOn: Bool { thawAgainAt != nil }
+
     /// Handles one input at `now` and returns what to do.
     public mutating func handle(_ input: LifecycleInput, at now: Instant) -> [LifecycleAction] {
         actions.removeAll(keepingCapacity: true)
@@ -213,6 +224,7 @@ public struct ChildLifecycle: Sendable {
         case .notFrozenYet: notFrozenYet(now)
         case .freezeUnfinished: freezeUnfinished(now)
         case .lookUnfinished: lookUnfinished(now)
+        case .thawUnfinished: thawAgainAt = now
         case .freezerNotified: freezerNotified()
         case .thawedFromOutside(let seen): thawedFromOutside(seen: seen, now)
         case .killedWhileFrozen: killedWhileFrozen()

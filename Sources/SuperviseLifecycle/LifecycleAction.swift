@@ -16,8 +16,11 @@ public enum LifecycleAction: Equatable, Sendable {
     case lookForOutsideChange
     /// Report `.treeEmptied` if nothing of the exited child's tree is left.
     case checkTreeEmpty
-    /// Thaw the child and verify it runs.
+    /// Thaw the child and verify it runs: report `.thawUnfinished` if the thaw goes on at the
+    /// next turn (sigstop, a large tree).
     case thaw
+    /// Go on with a thaw that goes on: report `.thawUnfinished` again if it still does.
+    case continueThaw
     /// Send this signal to every process of the child's tree, followed by SIGCONT.
     case signalTree(Int32)
     /// Send SIGCONT to every process of the child's tree: its main process was stopped by a

@@ -28,6 +28,9 @@ public enum LifecycleInput: Equatable, Sendable {
     /// The freezer did this turn's share of a look at the suspended child for a change from
     /// outside, and goes on at the next turn (sigstop, a large tree): nothing found yet.
     case lookUnfinished
+    /// The freezer did this turn's share of a thaw and goes on at the next turn (sigstop, a
+    /// large tree): commands to the child wait until it ends.
+    case thawUnfinished
     /// The freezer's notification descriptor fired: look again at whatever waits on the freezer.
     case freezerNotified
     /// Someone else thawed the suspended child; `seen` says how the shell saw it.
@@ -75,7 +78,7 @@ public enum LifecycleInput: Equatable, Sendable {
         switch self {
         case .background, .foreground, .event, .terminate, .start, .restart, .runTask: true
         case .launched, .request, .malformed, .freezeVerified, .notFrozenYet, .freezeUnfinished, .lookUnfinished,
-             .freezerNotified, .thawedFromOutside, .killedWhileFrozen, .mainProcessStopped, .mainProcessContinued, .exited,
+             .thawUnfinished, .freezerNotified, .thawedFromOutside, .killedWhileFrozen, .mainProcessStopped, .mainProcessContinued, .exited,
              .spawnFailed, .runOver, .treeEmptied, .tick, .supervisorGap, .reclaim, .memoryPressure, .eventsUnread, .conditions: false
         }
     }

@@ -4,7 +4,8 @@ import SuperviseTestSupport
 
 /// A large tree frozen with `--freezer sigstop` is stopped in slices, one turn of the loop each
 /// (issue 29): the supervisor answers `ctl` meanwhile, and says `suspended` only once every
-/// process of the tree is stopped. The look at the stopped tree before a `status` is sliced too.
+/// process of the tree is stopped. The look at the stopped tree before a `status`, and its
+/// thaw, are sliced too.
 @Suite(.blockingThreads, .serialized, .timeLimit(.minutes(5))) struct LargeTreeFreezeTests {
     /// Removed with the suite instance, after each test.
     let temporary = TemporaryDirectory()
@@ -56,16 +57,38 @@ import SuperviseTestSupport
         #expect(order == "second", "the status after \(tries) tries: \(order)")
         #expect(try socketState(socket) == "suspended")
 
-        // On stdin too: `foreground` waits for its look, then thaws every process.
+        // On stdin too: `foreground` waits for its look, then thaws every process. The `wait`
+        // after it waits for the thaw, and is judged as soon as the thaw ends, not at its timeout.
         live.send("foreground")
-        #expect(live.wait(for: "active", timeout: 60) == "active", "\(live.log)")
+        live.send("wait active timeout=600s")
+        #expect(live.status(timeout: 60)?["state"] as? String == "active", "\(live.log)")
         let stopped = ProcessInspector.tree(of: pid).filter { $0.isAlive && $0.state == "T" }
         #expect(stopped.isEmpty, "active while \(stopped.count) processes were stopped: \(stopped.prefix(3))")
+
+        // The thaw goes in slices too: `foreground` is answered once the thaw has begun, a
+        // `wait` sent just after that waits for the thaw's end (and is answered then, not at its
+        // timeout), and a `version` sent after the `wait` is answered first. Both answers there at
+        // the first look say nothing (this process was not running): the tree is frozen and
+        // thawed again.
+        var thawOrder = "both"
+        tries = 0
+        while thawOrder == "both", tries < 3 {
+            tries += 1
+            live.send("background")
+            #expect(live.wait(for: "suspended", timeout: 120) == "suspended", "\(live.log)")
+            #expect(try UnixSocket.ask(socket, "foreground", timeout: 60).last == "ok")
+            thawOrder = try Self.firstAnswered(socket, "wait active timeout=600s", then: "version")
+        }
+        #expect(thawOrder == "second", "the wait after a foreground, after \(tries) tries: \(thawOrder)")
+        #expect(try socketState(socket) == "active")
+        let stoppedAfter = ProcessInspector.tree(of: pid).filter { $0.isAlive && $0.state == "T" }
+        #expect(stoppedAfter.isEmpty, "active while \(stoppedAfter.count) processes were stopped: \(stoppedAfter.prefix(3))")
         #expect(live.terminate(timeout: 60) == 0)
     }
 
     /// Sends `first` and, at once, `then` on a connection of its own: "first" or "second", the
-    /// one whose answer came first, or "both" when both were there at the first look.
+    /// one whose answer came first, or "both" when both were there at the first look; what it
+    /// says of one whose answer did not follow within 30 s too.
     static func firstAnswered(_ socket: String, _ first: String, then second: String) throws -> String {
         let fds = [try UnixSocket.connect(socket), try UnixSocket.connect(socket)]
         defer { fds.forEach { close($0) } }
@@ -75,10 +98,13 @@ import SuperviseTestSupport
         }
         var pollers = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         guard poll(&pollers, 2, 30_000) > 0 else { return "neither within 30 s" }
+        let order: String
         switch (pollers[0].revents & Int16(POLLIN) != 0, pollers[1].revents & Int16(POLLIN) != 0) {
         case (true, true): return "both"
-        case (true, false): return "first"
-        default: return "second"
+        case (true, false): order = "first"
+        default: order = "second"
         }
+        var other = pollfd(fd: order == "first" ? fds[1] : fds[0], events: Int16(POLLIN), revents: 0)
+        return poll(&other, 1, 30_000) > 0 ? order : order + ", and the other unanswered within 30 s"
     }
 }

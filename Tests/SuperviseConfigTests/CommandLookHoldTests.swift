@@ -2,11 +2,12 @@ import Testing
 @testable import SuperviseConfig
 @testable import SuperviseLifecycle
 
-/// A command naming a child whose look for a change from outside goes on (a large sigstop
-/// tree, in slices) waits for it, whatever the time, and runs once no child it names is looked at.
+/// A command naming a child whose look for a change from outside, or whose thaw, goes on (a
+/// large sigstop tree, in slices) waits for it, whatever the time, and runs once no child it
+/// names is looked at or thawed.
 @Suite(.timeLimit(.minutes(5))) struct CommandLookHoldTests {
     private func child(_ name: String, looking: Bool) -> CommandHold.Child {
-        CommandHold.Child(name: name, state: .suspended, isDone: false, lookGoesOn: looking)
+        CommandHold.Child(name: name, state: .suspended, isDone: false, slicesGoOn: looking)
     }
 
     @Test func aCommandNamingALookedAtChildWaitsForItsLook() {
@@ -31,6 +32,28 @@ import Testing
         #expect(hold.isWaiting(for: "b") && !hold.isWaiting(for: "a"))
         #expect(hold.moved(by: .seconds(30)) == hold)
         #expect(hold.culprits(among: [child("b", looking: true)]) == [], "a look never fails")
+    }
+
+    /// A child of the run whose thaw goes on, as the run's rules see it (``RunChild``), holds a
+    /// command naming it; once its thaw is no longer told to go on, the command runs.
+    @Test func aCommandNamingAChildWhoseThawGoesOnWaitsForIt() {
+        var settings = LifecycleSettings()
+        settings.window = .zero
+        var core = ChildCore(settings: settings, restart: RestartRules(), freezerNotifies: false)
+        _ = core.handle(.launched, at: .zero)
+        _ = core.handle(.background, at: .zero)
+        _ = core.handle(.freezeVerified, at: .zero)
+        #expect(core.handle(.foreground, at: .zero).actions.contains(.thaw))
+        _ = core.handle(.thawUnfinished, at: .zero)
+        let thawing = RunChild(name: "w", status: core.status, wrappedUp: false, pid: 7, mainProcessAlive: true,
+                               killedForViolation: false)
+        #expect(thawing.status.state == .active && thawing.status.thawGoesOn)
+        let hold = CommandHold.look(before: "status", naming: .all, line: 3, over: [CommandHold.Child(thawing)])
+        #expect(hold == .look(target: .all, line: 3, text: "status"))
+        #expect(core.handle(.tick, at: .zero).actions == [.continueThaw])
+        let thawed = RunChild(name: "w", status: core.status, wrappedUp: false, pid: 7, mainProcessAlive: true,
+                              killedForViolation: false)
+        #expect(hold?.verdict(over: [CommandHold.Child(thawed)], at: .zero) == .released)
     }
 
     /// Each command that reads or acts on a child's state names the children it looks at first.

@@ -21,6 +21,14 @@ struct SignalStopFixture {
         for pid in first..<(first + count) { kernel.addProcess(pid, parent: parent) }
     }
 
+    /// Freezes a tree of 1,201 processes below 100 (20 children of 59 each), turn by turn.
+    func freezeLargeTree() throws {
+        fork(20, from: 1_000, below: 100)
+        for child: Int32 in 1_000..<1_020 { fork(59, from: child * 100, below: child) }
+        try unit.requestFreeze()
+        try #require(checkTurnByTurn() == .frozen)
+    }
+
     /// Checks the unit's freeze once a turn until it is verified, at most 1,000 turns: the last verdict.
     func checkTurnByTurn() -> FreezeCheck {
         var verdict = FreezeCheck.notFrozen, turns = 0

@@ -15,14 +15,6 @@ import Testing
         fixture = try SignalStopFixture()
     }
 
-    /// Freezes a tree of 1,201 processes below 100 (20 children of 59 each), turn by turn.
-    private func freezeLargeTree() throws {
-        fixture.fork(20, from: 1_000, below: 100)
-        for child: Int32 in 1_000..<1_020 { fixture.fork(59, from: child * 100, below: child) }
-        try unit.requestFreeze()
-        try #require(fixture.checkTurnByTurn() == .frozen)
-    }
-
     /// Looks once a turn until the look ends: what each turn's look answered, and the most files one read.
     private func lookTurnByTurn() -> (answers: [OutsideChange?], mostReads: Int) {
         var answers: [OutsideChange?] = [], mostReads = 0
@@ -39,7 +31,7 @@ import Testing
     /// share, and it ends finding nothing. Asked again in the moment it ended (the command that
     /// waited for it runs), it reads nothing; at the next moment a new look begins.
     @Test func aLookAtALargeTreeGoesOnTurnByTurnAndEndsFindingNothing() throws {
-        try freezeLargeTree()
+        try fixture.freezeLargeTree()
         let (answers, mostReads) = lookTurnByTurn()
         #expect(answers.last == .some(nil), "the look ended with \(String(describing: answers.last))")
         #expect(answers.dropLast().allSatisfy { $0 == .lookGoesOn } && answers.count >= 4, "\(answers.count) turns")
@@ -55,7 +47,7 @@ import Testing
     /// A process continued from outside before the look began is found by it, in whichever
     /// turn reaches it.
     @Test func aProcessContinuedBeforeTheLookIsFoundByIt() throws {
-        try freezeLargeTree()
+        try fixture.freezeLargeTree()
         _ = kernel.kill(101_030, SIGCONT)
         let found = lookTurnByTurn().answers.last
         #expect(found == .thawed("process 101030 was continued"), "\(String(describing: found))")
@@ -64,7 +56,7 @@ import Testing
     /// One continued while a look goes on is found by it, or by the next look when this one had
     /// looked at it already.
     @Test func aProcessContinuedDuringTheLookIsFoundByItOrTheNext() throws {
-        try freezeLargeTree()
+        try fixture.freezeLargeTree()
         freezer.endMoment()
         #expect(unit.outsideChange() == .lookGoesOn)
         _ = kernel.kill(101_040, SIGCONT)
@@ -76,7 +68,7 @@ import Testing
     /// A thaw ends the look under way: the next look begins with the next freeze, from its own
     /// stopped processes.
     @Test func aThawEndsTheLookUnderWay() throws {
-        try freezeLargeTree()
+        try fixture.freezeLargeTree()
         freezer.endMoment()
         #expect(unit.outsideChange() == .lookGoesOn && unit.looksOn)
         try unit.thaw()

@@ -21,6 +21,17 @@ extension SupervisedChild {
         if !batch.isEmpty { writer?.send(batch) }
     }
 
+    /// Carries out a turn's share of a thaw: a thaw that goes on is told to the core, which asks
+    /// for the next share at the next turn; a failure is logged and noted.
+    private func thawStep(at now: Instant, _ step: () throws(SupervisorError) -> ThawProgress) {
+        do {
+            if try step() == .goesOn { handle(.thawUnfinished, at: now) }
+        } catch {
+            logger.error("\(error.message)")
+            record(.note, error.message, at: now)
+        }
+    }
+
     private func recordSent(_ event: Event, at now: Instant) {
         guard timeline.keepsMessages else { return record(.event, "", at: now) }
         let kind: TimelineKind = if case .error = event { .error } else { .event }
@@ -45,12 +56,9 @@ extension SupervisedChild {
         case .checkTreeEmpty:
             checkTreeEmpty(at: now)
         case .thaw:
-            do {
-                try unit.thaw()
-            } catch {
-                logger.error("\(error.message)")
-                record(.note, error.message, at: now)
-            }
+            thawStep(at: now) { () throws(SupervisorError) in try unit.thaw() }
+        case .continueThaw:
+            thawStep(at: now) { () throws(SupervisorError) in try unit.continueThaw() }
         case .signalTree(let signal):
             unit.signalTree(signal)
             unit.signalTree(SignalNumber.continueStopped)

@@ -96,12 +96,14 @@ final class CgroupV1Unit: FreezerUnit {
         return .thawed("freezer.state says THAWED")
     }
 
-    func thaw() throws(SupervisorError) {
+    @discardableResult
+    func thaw() throws(SupervisorError) -> ThawProgress {
         try write("THAWED", doing: "thaw")
         guard waitBriefly(upTo: .seconds(1), until: { state() == "THAWED" }) else {
             throw SupervisorError(.freezer, "could not thaw child \(childName): \(directory)/freezer.state "
                                   + "still says \(state() ?? "nothing") after 1 s")
         }
+        return .done
     }
 
     func signalTree(_ signal: Int32) {

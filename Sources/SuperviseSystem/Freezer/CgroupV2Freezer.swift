@@ -123,12 +123,14 @@ final class CgroupV2Unit: FreezerUnit {
         return .thawed("cgroup.freeze says 0")
     }
 
-    func thaw() throws(SupervisorError) {
+    @discardableResult
+    func thaw() throws(SupervisorError) -> ThawProgress {
         try setFrozen(false)
         // The kernel clears `frozen` as it thaws, so this holds at the first look.
         guard waitBriefly(upTo: .seconds(1), until: { event("frozen") == 0 }) else {
             throw SupervisorError(.freezer, "could not thaw child \(childName): \(directory)/cgroup.events still says frozen 1 after 1 s")
         }
+        return .done
     }
 
     func signalTree(_ signal: Int32) {

@@ -28,10 +28,22 @@ public enum FreezeCheck: Equatable, Sendable {
     case unfinished
 }
 
+/// How far a thaw got in one turn (``FreezerUnit/thaw()``, ``FreezerUnit/continueThaw()``).
+public enum ThawProgress: Equatable, Sendable {
+    /// Every process runs again, verified.
+    case done
+    /// The thaw did this turn's share of its work and goes on at the next turn (sigstop, a
+    /// large tree, ``SliceBudget``).
+    case goesOn
+}
+
 extension FreezerUnit {
     public func checkFreeze() -> FreezeCheck {
         isFrozen() ? .frozen : .notFrozen
     }
+
+    /// Only a backend that thaws in slices (sigstop) has anything left to do.
+    public func continueThaw() throws(SupervisorError) -> ThawProgress { .done }
 }
 
 /// CPU time and memory of a child's processes, for the report's snapshots.
@@ -91,8 +103,16 @@ public protocol FreezerUnit: AnyObject {
     /// while a look at a large sigstop tree goes on (`lookGoesOn`).
     func outsideChange() -> OutsideChange?
 
-    /// Thaws every process and verifies it runs again.
-    func thaw() throws(SupervisorError)
+    /// Thaws every process and verifies it runs again, or, for a backend that thaws in slices
+    /// (sigstop), does this turn's share of it and answers `goesOn`.
+    @discardableResult
+    func thaw() throws(SupervisorError) -> ThawProgress
+
+    /// Goes on with a thaw that answered `goesOn`, another turn's share; `done` when none is
+    /// under way. Anything else done to the unit meanwhile (a signal, a freeze) finishes the
+    /// thaw first, whole.
+    @discardableResult
+    func continueThaw() throws(SupervisorError) -> ThawProgress
 
     /// Sends `signal` to every process of the child's tree, including those that left its
     /// process group (`setsid`, daemons): the stop-signal step of termination, and forwarding

@@ -64,7 +64,7 @@ public final class SignalStopFreezer: Freezer {
     public func endMoment() {
         while units.contains(where: \.awaitsClosing) { rescan() }
         listOrphans()
-        budget.renew(freezes: units.count { $0.awaitsVerification || $0.looksOn })
+        budget.renew(freezes: units.count { $0.awaitsVerification || $0.looksOn || $0.thawsOn })
         moment &+= 1
     }
 

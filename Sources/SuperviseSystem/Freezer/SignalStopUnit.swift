@@ -27,6 +27,10 @@ final class SignalStopUnit: FreezerUnit {
     /// The moment (``SignalStopFreezer/moment``) the last look ended in: asked again in it, as
     /// a command that waited for the look runs, it finds nothing new and reads nothing.
     private var lookEndedIn: Int?
+    /// A thaw that goes on at the next turn (``continueThaw()``).
+    private var thawing: ThawWalk?
+    /// Why a thaw finished whole (``finishThaw()``) failed: told by the next ``continueThaw()``.
+    private var thawFailure: SupervisorError?
     /// The scan of `/proc` that answers a round of the walk where the kernel has no `children` files.
     var walkScan: (round: Int, table: ProcessTable)?
     /// Job-control signals sent while a freeze stopped the tree, in order, with whom they were
@@ -70,6 +74,8 @@ final class SignalStopUnit: FreezerUnit {
         members = main.map { [$0] } ?? []
         freeze = nil
         outsideLook = nil
+        thawing = nil
+        thawFailure = nil
         heldJobControlSignals = []
         closings = []
         knownEmpty = false
@@ -81,6 +87,7 @@ final class SignalStopUnit: FreezerUnit {
     /// time to stop; the checks that follow walk the tree (``FreezeWalk``).
     func requestFreeze() throws(SupervisorError) {
         guard main != nil else { return }
+        finishThaw()
         freeze = Freeze(walk: FreezeWalk(members: members, adopter: freezer.adoption?.adopter))
         outsideLook = nil
         walkScan = nil
@@ -120,6 +127,9 @@ final class SignalStopUnit: FreezerUnit {
 
     /// Whether a look for a change from outside goes on at the next turn.
     var looksOn: Bool { outsideLook != nil }
+
+    /// Whether a thaw goes on at the next turn.
+    var thawsOn: Bool { thawing != nil }
 
     /// Carries out the walk's steps until its round has a verdict, or this check's share of the
     /// turn's budget is spent; the first stop that failed for another reason than the process
@@ -188,21 +198,68 @@ final class SignalStopUnit: FreezerUnit {
         return .thawed("process \(fresh.pid) started while the tree was stopped")
     }
 
-    /// Continues every process this freeze stopped and verifies that none is still stopped;
-    /// then sends again the job-control signals the SIGCONT discarded.
-    func thaw() throws(SupervisorError) {
-        guard let stopped = freeze?.walk.stopped else { return }
+    /// Continues every process this freeze stopped, the main process first, and verifies that
+    /// none is still stopped, taking its steps from the turn's budget as a freeze's walk does
+    /// (``ThawWalk``): `goesOn` when the rest is for the next turns (``continueThaw()``). At its
+    /// end it sends again the job-control signals the SIGCONT discarded.
+    @discardableResult
+    func thaw() throws(SupervisorError) -> ThawProgress {
+        guard let stopped = freeze?.walk.stopped else { return .done }
         freeze = nil
         outsideLook = nil
-        for process in stopped { procFS.signal(process, SIGCONT) }
-        let running = waitBriefly(upTo: .seconds(1)) { !stopped.contains(where: isStillStopped) }
+        thawing = ThawWalk(stopped: stopped, main: main)
+        return try continueThaw()
+    }
+
+    @discardableResult
+    func continueThaw() throws(SupervisorError) -> ThawProgress {
+        let progress = advanceThaw(inSlices: true)
+        if let failure = thawFailure {
+            thawFailure = nil
+            throw failure
+        }
+        return progress
+    }
+
+    /// Finishes a thaw under way at once, whole, before anything else acts on the tree (a
+    /// signal, a freeze): it then finds every process running, as after a thaw made in one
+    /// turn. A failure is told by the next ``continueThaw()``, which the core asks for.
+    private func finishThaw() {
+        advanceThaw(inSlices: false)
+    }
+
+    /// Takes the thaw's steps, as many as this turn's share of the budget allows when
+    /// `inSlices`; at the end waits up to 1 s for any process still stopped (traced, or stopped
+    /// again by someone), keeping the failure, and sends the held job-control signals again.
+    @discardableResult
+    private func advanceThaw(inSlices: Bool) -> ThawProgress {
+        guard var walk = thawing else { return .done }
+        var taken = 0
+        while !walk.isDone {
+            if inSlices {
+                guard taken < freezer.budget.share, freezer.budget.take() else {
+                    thawing = walk
+                    return .goesOn
+                }
+                taken += 1
+            }
+            switch walk.nextStep() {
+            case .continueProcess(let process): procFS.signal(process, SIGCONT)
+            case .verify(let process): if isStillStopped(process) { walk.foundStillStopped(process) }
+            case nil: break
+            }
+        }
+        thawing = nil
+        let stillStopped = walk.stillStopped
+        let running = stillStopped.isEmpty || waitBriefly(upTo: .seconds(1)) { !stillStopped.contains(where: isStillStopped) }
         let held = heldJobControlSignals
         heldJobControlSignals = []
         for (signal, recipients) in held { send(signal, to: recipients) }
-        guard running else {
-            throw SupervisorError(.freezer, "could not thaw child \(childName): some of its processes are still stopped "
-                                  + "1 s after SIGCONT")
+        if !running {
+            thawFailure = SupervisorError(.freezer, "could not thaw child \(childName): some of its processes are still "
+                                          + "stopped 1 s after SIGCONT")
         }
+        return .done
     }
 
     /// Whether a thread of `process` is still stopped (`T`, `t`); one with a single thread is
@@ -224,6 +281,7 @@ final class SignalStopUnit: FreezerUnit {
     /// kept for the thaw to send again, to the same recipients.
     func send(_ signal: Int32, to recipients: SignalRecipients) {
         guard main != nil else { return }
+        finishThaw()
         if freeze != nil, Self.jobControlSignals.contains(signal) { heldJobControlSignals.append((signal, recipients)) }
         guard !procFS.system.kill(recipients, signal), !knownEmpty else { return }
         var closing = TreeSignal(signal: signal)

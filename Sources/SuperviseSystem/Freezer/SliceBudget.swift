@@ -1,7 +1,8 @@
 /// How much of the sigstop freezer's work one turn of the loop does: at most
 /// ``stepsPerTurn`` steps of its freeze walks (``FreezeWalk/Step``: each reads one or two files
-/// of one process, or stops it) and of its looks for a change from outside (a stopped
-/// process's stat and schedstat), shared by every check and look in the turn. One that finds
+/// of one process, or stops it), of its looks for a change from outside (a stopped
+/// process's stat and schedstat) and of its thaws (``ThawWalk/Step``), shared by every check,
+/// look and thaw in the turn. One that finds
 /// the budget spent, or its own share of it, answers that it goes on at the next turn, after
 /// the loop has taken its other inputs (`status`, `ctl`, signals);
 /// ``SignalStopFreezer/endMoment()`` renews it.
@@ -26,7 +27,8 @@ struct SliceBudget {
         return true
     }
 
-    /// A new turn, with `freezes` freezes or looks under way: the whole budget again, shared among them.
+    /// A new turn, with `freezes` freezes, looks or thaws under way: the whole budget again,
+    /// shared among them.
     mutating func renew(freezes: Int) {
         left = Self.stepsPerTurn
         share = max(Self.leastShare, Self.stepsPerTurn / max(1, freezes))
