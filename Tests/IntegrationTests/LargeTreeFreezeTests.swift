@@ -86,6 +86,22 @@ import SuperviseTestSupport
         #expect(live.terminate(timeout: 60) == 0)
     }
 
+    /// 300 sigstop children of one process each, all suspended: a `status` looks at each, more
+    /// than one turn's budget of looks, and waits for them; once they are over it is answered.
+    /// It once looked again at every child whose look had ended in an earlier turn, so that the
+    /// looks never ended all at once and it waited forever.
+    @Test func aStatusOfThreeHundredSuspendedChildrenIsAnswered() throws {
+        let config = temporary.file("many.toml")
+        try ("window = 0\nfreezer = \"sigstop\"\n" + (0..<300).map { "[child.c\($0)]\ncommand = [\"sleep\", \"600\"]\n" }.joined())
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let run = try Supervise.run(["--config", config],
+                                    stdin: "background all\nwait suspended all timeout=60s\nstatus\nterminate all\n", timeout: 120)
+        let states = run.stdout.split(separator: "\n").filter { $0.hasPrefix("{\"name\":") }
+            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }.compactMap { $0["state"] as? String }
+        #expect(states.count == 300 && states.allSatisfy { $0 == "suspended" }, "\(states.count) answers: \(Set(states)); \(run.stderr.suffix(500))")
+        #expect(run.status == 0, "\(run.stderr.suffix(500))")
+    }
+
     /// Sends `first` and, at once, `then` on a connection of its own: "first" or "second", the
     /// one whose answer came first, or "both" when both were there at the first look; what it
     /// says of one whose answer did not follow within 30 s too.

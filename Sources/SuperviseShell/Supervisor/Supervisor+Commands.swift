@@ -43,7 +43,11 @@ extension Supervisor {
         }
     }
 
-    private func execute(_ text: String, from origin: CommandOrigin, at now: Instant) {
+    /// Runs the command `text` from `origin`, once every child it names was looked at
+    /// (``waitsForLooks(_:_:_:at:)``); `looked`: it waited for those looks, which are over, and
+    /// none is begun again (with many children, those looked at in an earlier turn would begin
+    /// new looks that hold it again, and again).
+    private func execute(_ text: String, from origin: CommandOrigin, at now: Instant, looked: Bool = false) {
         let command: ControlCommand
         do {
             guard let parsed = try ControlParser.parse(text) else { return rejected(text, .blank, origin) }
@@ -51,7 +55,7 @@ extension Supervisor {
         } catch {
             return rejected(text, .unparsable(message: error.message, problem: error.problem), origin)
         }
-        if waitsForLooks(command, text, origin, at: now) { return }
+        if !looked, waitsForLooks(command, text, origin, at: now) { return }
         switch command {
         case .background(let target): apply(.background, to: target, origin, text)
         case .foreground(let target): apply(.foreground, to: target, origin, text)
@@ -69,7 +73,6 @@ extension Supervisor {
                 perform(decision, for: origin, text: text)
             }
         case .status:
-            for child in children { child.lookForOutsideChange(at: now) }
             var lines = ""
             for child in children {
                 statusJSON(child).write(into: &lines)
@@ -187,7 +190,7 @@ extension Supervisor {
                 return
             case .released:
                 commands.hold = nil
-                if case .look(_, let line, let text) = hold { execute(text, from: .stdin(line: line), at: now) }
+                if case .look(_, let line, let text) = hold { execute(text, from: .stdin(line: line), at: now, looked: true) }
             case .failed(let reason):
                 commands.hold = nil
                 waitFailed(hold, reason, over: waited, of: nil)
@@ -209,7 +212,7 @@ extension Supervisor {
                 case .released:
                     guard case .look(_, _, let text) = hold else { control.finish(client, .ok); break }
                     client.hold = nil
-                    execute(text, from: .client(client), at: now)
+                    execute(text, from: .client(client), at: now, looked: true)
                     if client.hold == nil { control.finish(client, client.outcome) } else { judging = true }
                 case .failed(let reason): waitFailed(hold, reason, over: waited, of: client)
                 }
