@@ -15,6 +15,7 @@ worker = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests",
 tracing, group = "/sys/kernel/tracing/uprobe_events", f"sigstopturns{os.getpid()}"
 probed = {"SignalStopUnit.checkFreeze()": "check", "SignalStopUnit.outsideChange()": "look",
           "SignalStopUnit.resourceUsage()": "snapshot", "SignalStopUnit.thaw()": "thaw",
+          "SignalStopUnit.continueThaw()": "thawOn",
           "SignalStopFreezer.endMoment()": "endMoment", "SignalStopFreezer.rescan()": "scan"}
 
 # Uprobes at the functions' offsets (the text segment of the binary starts at offset 0).
