@@ -86,6 +86,38 @@ import SuperviseTestSupport
         #expect(live.terminate(timeout: 60) == 0)
     }
 
+    /// A tree of 600 (more than a turn's budget of steps, so freezes, looks and thaws all go on
+    /// over turns) sent seeded random bursts of commands back to back — `background`,
+    /// `foreground`, a signal to the tree — then a `wait` and a `status` for the state the last
+    /// move asked for: the answer must be true of every process (`suspended`: all stopped;
+    /// `active`: none). The seed is printed; `SUPERVISE_SEED` replays it.
+    @Test func randomBurstsOfCommandsToALargeTreeTellTheTruth() throws {
+        let seed = Seed(from: "SUPERVISE_SEED")
+        print("LargeTreeFreezeTests: replay: \(seed.replay())")
+        var random = SeededGenerator(seed: seed.value)
+        let ready = temporary.file("ready")
+        let live = try LiveSupervise(["--freezer", "sigstop", "--window", "0", "--freeze-timeout", "60", "--control", "stdin",
+                                      "--", "python3", Supervise.worker("fork-tree.py"), "600", ready])
+        defer { live.stop() }
+        try #require(eventually(timeout: 60) { FileManager.default.fileExists(atPath: ready) }, "the tree never grew: \(live.log)")
+        let pid = try #require(Int32(String(contentsOfFile: ready, encoding: .utf8)))
+        let moves = ["background", "foreground", "signal all WINCH tree"]
+        var wanted = "active"
+        for step in 1...8 {
+            let burst = (0..<Int.random(in: 1...4, using: &random)).map { _ in moves.randomElement(using: &random)! }
+            for move in burst where move == "background" || move == "foreground" {
+                wanted = move == "background" ? "suspended" : "active"
+            }
+            live.send(burst)
+            let said = live.wait(for: wanted, timeout: 60)
+            let tree = ProcessInspector.tree(of: pid).filter(\.isAlive)
+            let wrong = tree.filter { ($0.state == "T") != (wanted == "suspended") }
+            #expect(said == wanted && wrong.isEmpty && tree.count == 600,
+                    "\(seed.replay()), step \(step) \(burst): said \(said ?? "nothing") for \(wanted), \(wrong.count) of \(tree.count) processes disagree: \(wrong.prefix(3))")
+        }
+        #expect(live.terminate(timeout: 60) == 0, "\(live.log)")
+    }
+
     /// 300 sigstop children of one process each, all suspended: a `status` looks at each, more
     /// than one turn's budget of looks, and waits for them; once they are over it is answered.
     /// It once looked again at every child whose look had ended in an earlier turn, so that the
