@@ -19,26 +19,31 @@
 #   $SUPERVISE_BUILD   the build directory whose Modules/ the targets are checked against
 #                      (default: this repository's .build/debug)
 set -euo pipefail
+# Bytes, not characters: grep reads the compiler's dumps (12 MB for a target) about four times
+# as fast without UTF-8 matching, and every name it looks for is ASCII.
+export LC_ALL=C
 
 repository=$(cd "$(dirname "$0")/.." && pwd)
 sources=${1:-"$repository/Sources"}
 shift $(($# > 0 ? 1 : 0))
 build=${SUPERVISE_BUILD:-"$repository/.build/debug"}
 
-# What each target may import besides the Swift standard library (Swift, _Concurrency).
+# What each target may import besides the Swift standard library (Swift, _Concurrency), into
+# $allowed: a function that sets a variable, as the loops below call it for every file (a
+# command substitution would fork each time).
 allowed_imports() {
     case $1 in
-        SuperviseProtocol) echo "" ;;
-        SuperviseSystemCall) echo "Glibc SystemPackage" ;;
-        SuperviseLifecycle) echo "SuperviseProtocol" ;;
-        SuperviseSystem) echo "SuperviseLifecycle SuperviseProtocol SuperviseSystemCall _SuperviseCShims CLibcap SystemPackage Glibc" ;;
+        SuperviseProtocol) allowed="" ;;
+        SuperviseSystemCall) allowed="Glibc SystemPackage" ;;
+        SuperviseLifecycle) allowed="SuperviseProtocol" ;;
+        SuperviseSystem) allowed="SuperviseLifecycle SuperviseProtocol SuperviseSystemCall _SuperviseCShims CLibcap SystemPackage Glibc" ;;
         # SuperviseProtocol for LaunchState (`launch = "background"`); Glibc for the signal
         # numbers of the signal table only.
-        SuperviseConfig) echo "SuperviseLifecycle SuperviseProtocol SuperviseSystem Glibc" ;;
-        SuperviseShell) echo "SuperviseConfig SuperviseLifecycle SuperviseProtocol SuperviseSystem Logging" ;;
-        SuperviseReport) echo "SuperviseLifecycle SuperviseShell" ;;
-        supervise) echo "SuperviseConfig SuperviseLifecycle SuperviseProtocol SuperviseReport SuperviseShell SuperviseSystem ArgumentParser Logging" ;;
-        SuperviseClient) echo "SuperviseProtocol SuperviseSystemCall Glibc Synchronization SystemPackage" ;;
+        SuperviseConfig) allowed="SuperviseLifecycle SuperviseProtocol SuperviseSystem Glibc" ;;
+        SuperviseShell) allowed="SuperviseConfig SuperviseLifecycle SuperviseProtocol SuperviseSystem Logging" ;;
+        SuperviseReport) allowed="SuperviseLifecycle SuperviseShell" ;;
+        supervise) allowed="SuperviseConfig SuperviseLifecycle SuperviseProtocol SuperviseReport SuperviseShell SuperviseSystem ArgumentParser Logging" ;;
+        SuperviseClient) allowed="SuperviseProtocol SuperviseSystemCall Glibc Synchronization SystemPackage" ;;
         *) return 1 ;;
     esac
 }
@@ -50,11 +55,6 @@ while IFS= read -r file && IFS= read -r module; do
     imports[$file]+=$module$'\n'
 done < <(find "$sources" -name '*.swift' -exec sed -snE \
     '/^[[:space:]]*(@[A-Za-z_]+(\([^)]*\))?[[:space:]]+)*import[[:space:]]+((typealias|struct|class|enum|protocol|let|var|func)[[:space:]]+)?([A-Za-z_][A-Za-z0-9_]*).*/{F;s//\5/p}' {} +)
-
-# The modules `file` imports, one a line.
-imported_modules() {
-    printf '%s' "${imports[$1]-}"
-}
 
 # What each target declares it depends on in the package's manifest (Package.swift beside
 # SOURCES_DIRECTORY), one "TARGET MODULE" a line. The toolchain's own modules need no entry.
@@ -89,7 +89,7 @@ failed=0
 while IFS= read -r -d '' file; do
     relative=${file#"$sources"/}
     target=${relative%%/*}
-    if ! allowed=$(allowed_imports "$target"); then
+    if ! allowed_imports "$target"; then
         echo "$file: target $target has no layer rule: add it to scripts/check-layers.sh"
         failed=1
         continue
@@ -114,17 +114,17 @@ while IFS= read -r -d '' file; do
             echo "$file: imports $module, which Package.swift does not declare as a dependency of $target"
             failed=1
         fi
-    done < <(imported_modules "$file")
+    done <<<"${imports[$file]-}"
 done < <(find "$sources" -name '*.swift' -print0 | sort -z)
 
 [[ $failed == 0 ]] || exit 1
 
-# The modules whose declarations `import M` makes visible: Glibc's C declarations belong to
-# SwiftGlibc, which it re-exports, as the C modules do (`export *`).
+# The modules whose declarations `import M` makes visible, into $declaring: Glibc's C
+# declarations belong to SwiftGlibc, which it re-exports, as the C modules do (`export *`).
 declaring_modules() {
     case $1 in
-        Glibc | _SuperviseCShims | CLibcap) echo "$1 SwiftGlibc" ;;
-        *) echo "$1" ;;
+        Glibc | _SuperviseCShims | CLibcap) declaring="$1 SwiftGlibc" ;;
+        *) declaring=$1 ;;
     esac
 }
 
@@ -203,8 +203,9 @@ for target in "${targets[@]}"; do
         while IFS= read -r module; do
             [[ -z $module || $module == Swift || $module == _Concurrency ]] && continue
             used=0
-            for declaring in $(declaring_modules "$module"); do
-                [[ -n ${resolved["$file $declaring"]-} ]] && used=1
+            declaring_modules "$module"
+            for name in $declaring; do
+                [[ -n ${resolved["$file $name"]-} ]] && used=1
             done
             if [[ $used == 0 ]]; then
                 [[ -e $work/types-$module ]] || declared_types "$module" >"$work/types-$module"
@@ -221,7 +222,7 @@ for target in "${targets[@]}"; do
                 echo "$file: imports $module but uses nothing of it: remove the import"
                 failed=1
             fi
-        done < <(imported_modules "$file")
+        done <<<"${imports[$file]-}"
     done < <(find "$sources/$target" -name '*.swift' -print0 | sort -z)
 done
 
