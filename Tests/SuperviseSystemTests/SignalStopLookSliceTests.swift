@@ -65,6 +65,24 @@ import Testing
         #expect(found == .thawed("process 101040 was continued"), "\(String(describing: found))")
     }
 
+    /// A look that ended in a moment (a `status`'s) is not made again in it, but a continue
+    /// seen after it (SIGCHLD) makes the next look read again: a process continued from outside
+    /// in the same turn as the `status` is found.
+    @Test func aContinueSeenAfterALookInTheSameMomentIsLookedAt() throws {
+        try fixture.freezeLargeTree()
+        var answers = lookTurnByTurn().answers
+        #expect(answers.last == .some(nil))
+        _ = kernel.kill(101_050, SIGCONT)
+        #expect(unit.outsideChange() == nil, "looked again in the moment its look ended")
+        freezer.processContinued()
+        answers = [unit.outsideChange()]
+        while answers.last == .lookGoesOn, answers.count < 100 {
+            freezer.endMoment()
+            answers.append(unit.outsideChange())
+        }
+        #expect(answers.last == .thawed("process 101050 was continued"), "\(String(describing: answers.last))")
+    }
+
     /// A thaw ends the look under way: the next look begins with the next freeze, from its own
     /// stopped processes.
     @Test func aThawEndsTheLookUnderWay() throws {

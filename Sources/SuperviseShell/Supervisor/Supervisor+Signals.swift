@@ -41,6 +41,8 @@ extension Supervisor {
             for child in children { child.checkFrozen(at: MonotonicClock.now()) }
         }
         if sawContinue {
+            // A look that ended earlier in this turn (a `status`'s) was made before the continue.
+            for freezer in freezers.values { freezer.processContinued() }
             for child in children { child.lookForOutsideChange(at: MonotonicClock.now()) }
         }
         perform(core.handle(.reaped(runChildren)))

@@ -14,10 +14,15 @@ public protocol Freezer: AnyObject {
     /// finishes what they left to share. The sigstop freezer's one scan that reaches the
     /// processes forked since a signal sent to a tree in the moment; nothing for the cgroups.
     func endMoment()
+
+    /// A process of the supervisor's was continued (SIGCHLD): sigstop's looks made earlier in
+    /// the moment are stale; nothing for the cgroups, whose state files tell.
+    func processContinued()
 }
 
 extension Freezer {
     public func endMoment() {}
+    public func processContinued() {}
 }
 
 /// What a check of a freeze found (``FreezerUnit/checkFreeze()``).

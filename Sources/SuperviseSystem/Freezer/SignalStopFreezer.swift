@@ -18,7 +18,8 @@ public final class SignalStopFreezer: Freezer {
     private var units: [SignalStopUnit] = []
     /// What is left of this turn's share of the freeze walks and the looks.
     var budget = SliceBudget()
-    /// Counts the moments (``endMoment()``): a look that ended in this one is not made again in it.
+    /// Counts the moments (``endMoment()``) and the continues seen in one
+    /// (``processContinued()``): a look that ended since the last of them is not made again.
     private(set) var moment = 0
     /// The last scan, when it finished and how long it took.
     private var lastScan: (table: ProcessTable, finished: ContinuousClock.Instant, took: Duration)?
@@ -65,6 +66,12 @@ public final class SignalStopFreezer: Freezer {
         while units.contains(where: \.awaitsClosing) { rescan() }
         listOrphans()
         budget.renew(freezes: units.count { $0.awaitsVerification || $0.looksOn || $0.thawsOn })
+        moment &+= 1
+    }
+
+    /// A process of the supervisor's was continued: a look that ended earlier in this moment
+    /// no longer tells, and the next one is made again.
+    public func processContinued() {
         moment &+= 1
     }
 
