@@ -79,7 +79,10 @@ import SuperviseTestSupport
         // uploader: in the background until the violation, red at its end; never suspended.
         let uploaderBlue = image.columns(of: blue, rows: uploader, within: plot)
         let uploaderRed = image.columns(of: red, rows: uploader, within: plot)
-        #expect(uploaderBlue.count > 200, "uploader's background span")
+        // What the report said of uploader, for a failure (seen once, on a loaded CI machine).
+        let said = ((run.report?["children"] as? [[String: Any]]) ?? []).first { $0["name"] as? String == "uploader" }
+            .map { ($0["timeline"] as? [[String: Any]] ?? []).map { "\($0["t_ms"] ?? "?") \($0["kind"] ?? "?") \($0["text"] ?? "")" } } ?? []
+        #expect(uploaderBlue.count > 200, "uploader's background span, rows \(uploader); its timeline: \(said.prefix(30))")
         #expect(!uploaderRed.isEmpty, "the violation, red, in uploader's lane")
         #expect((uploaderRed.first ?? .min) > (uploaderBlue.first ?? .max), "the violation ends the background span")
         #expect(image.columns(of: purple, rows: uploader, within: plot).isEmpty, "uploader is never suspended")
