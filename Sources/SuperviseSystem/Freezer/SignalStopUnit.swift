@@ -140,9 +140,7 @@ final class SignalStopUnit: FreezerUnit {
         var failure: (ProcessIdentity, Errno)?
         var taken = 0
         if walk.awaitsOrphans, let orphans = freezer.takeOrphans(for: self) { walk.found(children: orphans) }
-        while walk.verdict == nil, !walk.awaitsOrphans, taken < freezer.budget.share, freezer.budget.take(),
-              let step = walk.nextStep() {
-            taken += 1
+        while walk.verdict == nil, !walk.awaitsOrphans, freezer.budget.take(counting: &taken), let step = walk.nextStep() {
             if let error = carryOut(step, in: &walk), failure == nil, case .stop(let process) = step { failure = (process, error) }
         }
         freeze?.walk = walk
@@ -176,8 +174,7 @@ final class SignalStopUnit: FreezerUnit {
         defer { outsideLook = look.left.isEmpty ? nil : look }
         var taken = 0
         while let process = look.left.last {
-            guard taken < freezer.budget.share, freezer.budget.take() else { return .lookGoesOn }
-            taken += 1
+            guard freezer.budget.take(counting: &taken) else { return .lookGoesOn }
             look.left.removeLast()
             switch self.look(process) {
             case .running:
@@ -236,12 +233,9 @@ final class SignalStopUnit: FreezerUnit {
         guard var walk = thawing else { return .done }
         var taken = 0
         while !walk.isDone {
-            if inSlices {
-                guard taken < freezer.budget.share, freezer.budget.take() else {
-                    thawing = walk
-                    return .goesOn
-                }
-                taken += 1
+            if inSlices, !freezer.budget.take(counting: &taken) {
+                thawing = walk
+                return .goesOn
             }
             switch walk.nextStep() {
             case .continueProcess(let process): procFS.signal(process, SIGCONT)

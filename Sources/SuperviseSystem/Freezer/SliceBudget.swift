@@ -27,6 +27,14 @@ struct SliceBudget {
         return true
     }
 
+    /// Takes one step for a check, look or thaw that has taken `taken` this turn, counting it;
+    /// `false` when its share or the budget is spent.
+    mutating func take(counting taken: inout Int) -> Bool {
+        guard taken < share, take() else { return false }
+        taken += 1
+        return true
+    }
+
     /// A new turn, with `freezes` freezes, looks or thaws under way: the whole budget again,
     /// shared among them.
     mutating func renew(freezes: Int) {
