@@ -203,18 +203,22 @@ extension Supervisor {
     private func releaseClientHolds(at now: Instant) {
         guard let control else { return }
         for client in control.holdingClients {
-            var judging = true
-            while judging, let hold = client.hold {
-                judging = false
+            judging: while let hold = client.hold {
                 let waited = judgedChildren(for: hold, at: now)
                 switch hold.verdict(over: waited, at: now, launchable: commandsCanLaunch) {
-                case .holds: break
+                case .holds:
+                    break judging
                 case .released:
-                    guard case .look(_, _, let text) = hold else { control.finish(client, .ok); break }
+                    guard case .look(_, _, let text) = hold else {
+                        control.finish(client, .ok)
+                        break judging
+                    }
                     client.hold = nil
                     execute(text, from: .client(client), at: now, looked: true)
-                    if client.hold == nil { control.finish(client, client.outcome) } else { judging = true }
-                case .failed(let reason): waitFailed(hold, reason, over: waited, of: client)
+                    if client.hold == nil { control.finish(client, client.outcome) }
+                case .failed(let reason):
+                    waitFailed(hold, reason, over: waited, of: client)
+                    break judging
                 }
             }
         }
