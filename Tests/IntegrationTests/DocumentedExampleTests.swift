@@ -222,7 +222,7 @@ enum ExampleCommand {
         if let awaited = typedOnceSeen, !eventually(timeout: timeout / 2, interval: 0.02, { captured.stderr.contains(awaited) }) {
             Issue.record("\(command) never wrote '\(awaited)': \(captured.stderr)")
         }
-        input.fileHandleForWriting.write(Data(stdin.utf8))
+        input.fileHandleForWriting.writeUnlessReaderEnded(stdin)
         try input.fileHandleForWriting.close()
         if !eventually(timeout: timeout, interval: 0.02, { !process.isRunning }) {
             Issue.record("\(command) did not end within \(timeout) s")

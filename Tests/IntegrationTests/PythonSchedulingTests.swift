@@ -22,7 +22,7 @@ import SuperviseTestSupport
         process.standardInput = eventsPipe
         let output = CapturedOutput(of: process)
         try process.run()
-        eventsPipe.fileHandleForWriting.write(Data(events.utf8))
+        eventsPipe.fileHandleForWriting.writeUnlessReaderEnded(events)
         let requests = { output.stdout.split(separator: "\n").map(String.init) }
         let sawEnough = eventually(timeout: 10) { enough(requests()) }
         try eventsPipe.fileHandleForWriting.close()

@@ -114,9 +114,9 @@ import SuperviseTestSupport
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
         }
-        input.fileHandleForWriting.write(Data("foreground nobody\nstatus\n".utf8))
+        input.fileHandleForWriting.writeUnlessReaderEnded("foreground nobody\nstatus\n")
         #expect(eventually(timeout: 10) { text.stdout.contains("\"state\":\"active\"") }, "status ran after the mistake: \(text.stdout)")
-        input.fileHandleForWriting.write(Data("terminate\n".utf8))
+        input.fileHandleForWriting.writeUnlessReaderEnded("terminate\n")
         #expect(eventually(timeout: 10) { !process.isRunning }, "\(text.stdout)")
         let errors = text.stdout.split(separator: "\n").filter { $0.contains("error:") }
         #expect(errors.count == 1, "\(text.stdout)")

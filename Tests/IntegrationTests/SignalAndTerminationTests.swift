@@ -175,7 +175,7 @@ import SuperviseTestSupport
                 $0.state == "S" && ProcessInspector.commandLine($0.pid).contains("read x")
             }
         })
-        input.fileHandleForWriting.write(Data("typed\n".utf8))
+        input.fileHandleForWriting.writeUnlessReaderEnded("typed\n")
         let exited = eventually(timeout: 10) { !process.isRunning }
         if !exited { process.terminate() }
         process.waitUntilExit()

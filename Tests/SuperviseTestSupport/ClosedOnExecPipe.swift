@@ -12,3 +12,13 @@ extension Pipe {
         return pipe
     }
 }
+
+extension FileHandle {
+    /// Writes `text` to a pipe whose reader may end without reading all of it (a command that
+    /// fails at once, a script that reads one line). Foundation's `write(_:)` traps on the
+    /// EPIPE that is then no fault of the test's, and takes the whole run down with it; what
+    /// the reader did with its input is for the test's own expectations to judge.
+    public func writeUnlessReaderEnded(_ text: String) {
+        _ = try? write(contentsOf: Data(text.utf8))
+    }
+}

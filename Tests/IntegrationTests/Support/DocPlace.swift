@@ -72,7 +72,7 @@ final class DocPlace: @unchecked Sendable {
         process.standardInput = input
         let captured = CapturedOutput(of: process)
         try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
+        input.fileHandleForWriting.writeUnlessReaderEnded(stdin)
         try? input.fileHandleForWriting.close()
         let ended = eventually(timeout: timeout, interval: 0.02) { !process.isRunning }
         if !ended {

@@ -22,7 +22,7 @@ enum ShellScript {
         process.standardInput = input
         let output = CapturedOutput(of: process)
         try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
+        input.fileHandleForWriting.writeUnlessReaderEnded(stdin)
         try input.fileHandleForWriting.close()
         if !eventually(timeout: timeout, { !process.isRunning }) {
             Issue.record("supervise did not exit within \(timeout) s")

@@ -73,7 +73,7 @@ enum Supervise {
         let captured = CapturedOutput(of: process)
         let start = Date()
         try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
+        input.fileHandleForWriting.writeUnlessReaderEnded(stdin)
         try input.fileHandleForWriting.close()
         try whileRunning?(process)
         if !eventually(timeout: timeout, { !process.isRunning }) {
