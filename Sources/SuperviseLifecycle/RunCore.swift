@@ -230,9 +230,10 @@ public struct RunChild: Equatable, Sendable {
     /// The child `name` whose rules are `core`'s; `reclaimReason`, why it was last reclaimed.
     public init(name: String, core: ChildCore, wrappedUp: Bool, pid: Int32, mainProcessAlive: Bool,
                 priority: Int = 0, frozenMemory: UInt64 = 0, reclaimReason: String? = nil) {
-        let suspendedSince = core.status.state == .suspended ? core.lifecycle.stateEnteredAt : nil
-        let reclaimed = core.status.state == .notRunning && core.lifecycle.exit?.by == .reclaim
-        self.init(name: name, status: core.status, wrappedUp: wrappedUp, pid: pid, mainProcessAlive: mainProcessAlive,
+        let status = core.status  // computed: its deadlines are worked out on each read
+        let suspendedSince = status.state == .suspended ? core.lifecycle.stateEnteredAt : nil
+        let reclaimed = status.state == .notRunning && core.lifecycle.exit?.by == .reclaim
+        self.init(name: name, status: status, wrappedUp: wrappedUp, pid: pid, mainProcessAlive: mainProcessAlive,
                   killedForViolation: core.killedForViolation, suspendedSince: suspendedSince, priority: priority,
                   frozenMemory: frozenMemory, failedTask: core.failedTask, reclaimedBecause: reclaimed ? reclaimReason : nil)
     }
