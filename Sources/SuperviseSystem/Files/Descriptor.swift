@@ -98,19 +98,23 @@ public enum Descriptor {
         return valueOrErrno { _supervise_pipe_cloexec(&ends) }.map { _ in (ends[0], ends[1]) }
     }
 
-    /// Reads all of `fd` from offset 0, whatever its position (cgroup and /proc files are small).
+    /// Reads all of `fd` from offset 0, whatever its position: a file the kernel renders (`/proc`,
+    /// cgroup, sysfs), which gives a read all it has that fits, so a read that returns less than
+    /// it asked for reached the end. A short file costs one read (a second would render it again).
     public static func readFromStart(_ fd: Int32) -> Result<String, Errno> {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let offset = off_t(bytes.count)
-            let result = chunk.withUnsafeMutableBytes { buffer in
-                valueOrErrno { pread(fd, buffer.baseAddress, buffer.count, offset) }
-            }
-            switch result {
-            case .failure(let error): return .failure(error)
-            case .success(0): return .success(String(decoding: bytes, as: UTF8.self))
-            case .success(let count): bytes += chunk[0..<count]
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { chunk in
+            var bytes: [UInt8] = []
+            while true {
+                let offset = off_t(bytes.count)
+                switch valueOrErrno({ pread(fd, chunk.baseAddress, chunk.count, offset) }) {
+                case .failure(let error):
+                    return .failure(error)
+                case .success(let count) where count < chunk.count && bytes.isEmpty:
+                    return .success(String(decoding: UnsafeBufferPointer(rebasing: chunk[..<count]), as: UTF8.self))
+                case .success(let count):
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[..<count]))
+                    if count < chunk.count { return .success(String(decoding: bytes, as: UTF8.self)) }
+                }
             }
         }
     }

@@ -37,36 +37,26 @@ struct ProcFS {
     static let ticksPerSecond = UInt64(max(1, sysconf(Int32(_SC_CLK_TCK))))
 
     /// Parses one `/proc/PID/stat` line. The command name may hold spaces and
-    /// parentheses, so the fields are read after the last `)`. Bytes, not `Character`s: the
-    /// sigstop freezer parses the stat of every process on the machine in one scan of `/proc`.
+    /// parentheses, so the fields are read after the last `)`, in place (``KernelFields``).
     static func parseStat(_ text: String) -> ProcessStat? {
-        let bytes = text.utf8
-        guard let close = bytes.lastIndex(of: UInt8(ascii: ")")) else { return nil }
-        let fields = bytes[bytes.index(after: close)...].split(separator: UInt8(ascii: " "))
-        guard fields.count > 21, let state = fields[0].first,
-              let parent = decimal(fields[1]).flatMap(Int32.init(exactly:)),
-              let user = decimal(fields[11]), let system = decimal(fields[12]),
-              let childUser = decimal(fields[13]), let childSystem = decimal(fields[14]),
-              let threads = decimal(fields[17]).flatMap(Int.init(exactly:)), let start = decimal(fields[19]),
-              let resident = decimal(fields[21]).flatMap(Int.init(exactly:))
-        else { return nil }
-        return ProcessStat(state: Character(Unicode.Scalar(state)), parent: parent,
-                           userTicks: user, systemTicks: system, reapedChildrenTicks: childUser + childSystem,
-                           startTicks: start, threads: threads, residentPages: resident)
-    }
-
-    /// The unsigned decimal number `digits` spell, or `nil` (not digits, or too large).
-    private static func decimal(_ digits: Substring.UTF8View) -> UInt64? {
-        guard !digits.isEmpty else { return nil }
-        var value: UInt64 = 0
-        for byte in digits {
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
-            let (sum, carry) = times10.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
-            guard !overflow, !carry else { return nil }
-            value = sum
+        KernelFields.reading(text) { bytes in
+            guard let close = bytes.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+            // proc(5)'s fields from the third, the state, on: the 4th is the parent, the 14th and
+            // 15th user and system time, the 16th and 17th the reaped children's, the 20th the
+            // threads, the 22nd the start, the 24th the resident set.
+            var fields = KernelFields(bytes, from: close + 1)
+            guard let state = fields.next()?.first,
+                  let parent = fields.nextDecimal().flatMap(Int32.init(exactly:)), fields.skip(9),
+                  let user = fields.nextDecimal(), let system = fields.nextDecimal(),
+                  let childUser = fields.nextDecimal(), let childSystem = fields.nextDecimal(), fields.skip(2),
+                  let threads = fields.nextDecimal().flatMap(Int.init(exactly:)), fields.skip(1),
+                  let start = fields.nextDecimal(), fields.skip(1),
+                  let resident = fields.nextDecimal().flatMap(Int.init(exactly:))
+            else { return nil }
+            return ProcessStat(state: Character(Unicode.Scalar(state)), parent: parent,
+                               userTicks: user, systemTicks: system, reapedChildrenTicks: childUser + childSystem,
+                               startTicks: start, threads: threads, residentPages: resident)
         }
-        return value
     }
 
     /// The size of a memory page, in bytes.
@@ -141,9 +131,10 @@ struct ProcFS {
         var total: UInt64 = 0
         for path in threads.map({ $0.map { "/proc/\(pid)/task/\($0)/schedstat" } }) ?? ["/proc/\(pid)/schedstat"] {
             guard let text = try? system.readFile(path).get(),
-                  let field = text.utf8.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") })
-                      .dropFirst(2).first,
-                  let count = Self.decimal(field) else { return nil }
+                  let count = KernelFields.reading(text, { bytes in
+                      var fields = KernelFields(bytes)
+                      return fields.skip(2) ? fields.nextDecimal() : nil
+                  }) else { return nil }
             total &+= count
         }
         return total
@@ -153,8 +144,14 @@ struct ProcFS {
     /// when the file can't be read: the thread is gone, or the kernel lacks `CONFIG_PROC_CHILDREN`.
     func children(_ pid: Int32, thread tid: String) -> [Int32]? {
         (try? system.readFile("/proc/\(pid)/task/\(tid)/children").get()).map { text in
-            text.utf8.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") })
-                .compactMap { Self.decimal($0).flatMap(Int32.init(exactly:)) }
+            KernelFields.reading(text) { bytes in
+                var fields = KernelFields(bytes)
+                var pids: [Int32] = []
+                while let field = fields.next() {
+                    if let pid = KernelFields.decimal(field).flatMap(Int32.init(exactly:)) { pids.append(pid) }
+                }
+                return pids
+            }
         }
     }
 
