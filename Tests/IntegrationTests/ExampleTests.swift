@@ -22,6 +22,10 @@ import SuperviseTestSupport
 
     static let cycle = "background\nwait suspended timeout=15s\nforeground\nwait active\nterminate\nwait exited\n"
 
+    /// The cycle once an `--aware` worker has said hello (it stays launching until then): one
+    /// slower to start than the supervisor read `background` was unaware (16 test threads).
+    static let awareCycle = "wait active\n" + cycle
+
     static let fullCycleStates = ["active", "background", "suspending", "suspended", "active", "terminating", "exited"]
 
     // MARK: bash
@@ -101,7 +105,7 @@ import SuperviseTestSupport
 
     @Test func swiftWorkerIsSuspendedAfterItsTaskEnds() throws {
         let run = try Supervise.run(
-            ["--name", "worker", "--window", "0.3", "--", Self.swiftWorker], stdin: Self.cycle,
+            ["--name", "worker", "--window", "0.3", "--aware", "--", Self.swiftWorker], stdin: Self.awareCycle,
             environment: ["WORK_SECONDS": "1"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.child["aware"] as? Bool == true)
@@ -118,8 +122,8 @@ import SuperviseTestSupport
 
     @Test func swiftWorkerCancelsItsSaveOnExpire() throws {
         let run = try Supervise.run(
-            ["--name", "worker", "--window", "0.3", "--limit", "2", "--expiry-warning", "1", "--", Self.swiftWorker],
-            stdin: Self.cycle, environment: ["WORK_SECONDS": "30"])
+            ["--name", "worker", "--window", "0.3", "--limit", "2", "--expiry-warning", "1", "--aware", "--",
+             Self.swiftWorker], stdin: Self.awareCycle, environment: ["WORK_SECONDS": "30"])
         #expect(run.status == 0, "\(run.stderr)")
         let expire = try #require(run.time(of: "event", "expire 1"))
         let end = try #require(run.time(of: "request", "end 1"))
