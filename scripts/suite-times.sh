@@ -2,9 +2,9 @@
 # The suite's time as docs/testing.md records it: the whole `swift test --skip-build` (the engine
 # suites left out), then each test target alone, then the slowest integration suites and tests by
 # the time their cases ran on the blocking threads (SUITE_TIMES=1), queueing left out. The
-# integration tests run the release supervise, as scripts/test.sh has them. Build first
-# (`swift build --build-tests` and scripts/test.sh's release builds), and run it on an idle
-# machine: the suite's own threads share it.
+# integration tests run the release supervise, and the tests their optimized build in
+# .build-tests, as scripts/test.sh has them. Build first (a run of scripts/test.sh builds all of
+# it), and run it on an idle machine: the suite's own threads share it.
 #
 #   scripts/suite-times.sh            # the whole run, every target, the 15 slowest suites and tests
 #   scripts/suite-times.sh --whole    # the whole run and the slowest only
@@ -22,7 +22,7 @@ export SUPERVISE_BIN=${SUPERVISE_BIN:-$PWD/.build/release/supervise}
 timed() {
     name=$1; shift
     start=$(date +%s.%N)
-    if ! SUITE_TIMES=1 swift test --skip-build "$@" >"$logs/$name" 2>&1; then
+    if ! SUITE_TIMES=1 swift test --skip-build --scratch-path .build-tests "$@" >"$logs/$name" 2>&1; then
         cp "$logs/$name" "${TMPDIR:-/tmp}/suite-times-$name.log"
         echo "failed: swift test --skip-build $*; log: ${TMPDIR:-/tmp}/suite-times-$name.log" >&2
     fi

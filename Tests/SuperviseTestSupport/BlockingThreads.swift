@@ -12,7 +12,7 @@ import Testing
 public final class BlockingThreadPool: TaskExecutor, @unchecked Sendable {
     /// The pool every `.blockingThreads` suite runs on. `SUITE_THREADS` sets its width.
     public static let shared = BlockingThreadPool(
-        width: ProcessInfo.processInfo.environment["SUITE_THREADS"].flatMap { Int($0) }.map { max($0, 1) } ?? 8,
+        width: ProcessInfo.processInfo.environment["SUITE_THREADS"].flatMap { Int($0) }.map { max($0, 1) } ?? 12,
         name: "block-test")
 
     /// The one thread every `.computing` suite runs on, a test at a time.
