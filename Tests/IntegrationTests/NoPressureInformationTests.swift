@@ -55,8 +55,10 @@ import SuperviseTestSupport
         let log = temporary.file("events.log"), reportPath = temporary.file("report.json")
         let run = try withoutPressureInformation(
             ["--report", reportPath, "--freezer", backend.rawValue, "--reclaim-on-pressure", "--suspended-memory", "1K",
-             "--window", "0.3", "--name", "worker", "--", Supervise.worker("aware-worker.sh")],
-            environment: ["WORKER_LOG": log], stdin: "background\nwait not-running timeout=20s\nterminate\n")
+             "--window", "0.3", "--name", "worker", "--aware", "--", Supervise.worker("aware-worker.sh")],
+            // Sent once the worker has said hello: one that had not yet read its events was
+            // frozen at the end of the window and reclaimed before it logged the background.
+            environment: ["WORKER_LOG": log], stdin: "wait active\nbackground\nwait not-running timeout=20s\nterminate\n")
         #expect(run.status == 0, "a reclaim is never a failure: \(run.stderr)")
         let said = run.stderr.split(separator: "\n").filter { $0.contains("memory pressure") }
         #expect(said.count == 1 && said.first?.hasSuffix("memory pressure is not watched (\(Self.why)): no memory warnings; "
