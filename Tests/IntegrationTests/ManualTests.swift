@@ -11,10 +11,11 @@ import Testing
     static let page = repository.appendingPathComponent("docs/supervise.1").path
 
     /// swift-argument-parser's tool, built beside the test bundle by `scripts/test.sh`
-    /// (`swift build --product generate-manual`: `--build-tests` does not build it).
+    /// (`swift build --product generate-manual` with the tests' scratch path and flags:
+    /// `--build-tests` does not build it).
     static let generateManual = Supervise.built("generate-manual")
     static let generatorMissing: String? = FileManager.default.isExecutableFile(atPath: generateManual)
-        ? nil : "\(generateManual) is not built (scripts/test.sh builds it: swift build --product generate-manual)"
+        ? nil : "\(generateManual) is not built (scripts/test.sh builds it beside the tests: swift build --product generate-manual with the same --scratch-path and flags)"
     static let manMissing: String? = FileManager.default.isExecutableFile(atPath: "/usr/bin/man")
         ? nil : "man is not installed (Debian's man-db: scripts/setup-debian.sh)"
 
