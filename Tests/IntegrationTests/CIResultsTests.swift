@@ -40,11 +40,12 @@ import SuperviseTestSupport
             [child.bad]
             command = ["\(Supervise.worker("aware-worker.sh"))"]
             env = { WORKER_ON_BACKGROUND = "hold" }
+            aware = true
             [child.good]
             command = ["sh", "-c", "sleep 0.3"]
             """)
         let run = try Supervise.run(["--config", path, "--junit", junitPath],
-                                    stdin: "background bad\nwait exited bad timeout=10s\n",
+                                    stdin: "wait active bad timeout=20s\nbackground bad\nwait exited bad timeout=10s\n",
                                     environment: ["GITHUB_ACTIONS": "true"])
         #expect(run.status == 124, "\(run.stderr)")
         let cases = try testCases(suite: "ci-check")

@@ -28,9 +28,11 @@ import SuperviseTestSupport
         [child.bad]
         command = ["\(Supervise.worker("aware-worker.sh"))"]
         env = { WORKER_ON_BACKGROUND = "hold" }
+        aware = true
         """
     }
-    let holdScript = "background bad\nwait exited bad timeout=10s\n"
+    /// `wait active` first: the window is short, and bash may say hello after it on a loaded machine.
+    let holdScript = "wait active bad timeout=20s\nbackground bad\nwait exited bad timeout=10s\n"
 
     // MARK: Annotations
 

@@ -62,6 +62,7 @@ import SuperviseTestSupport
             window = "0.3s"
             limit = "1s"
             expiry-warning = "0.3s"
+            aware = true
             [child.good]
             command = ["\(worker)"]
             env = { WORKER_ON_BACKGROUND = "done" }
@@ -70,7 +71,7 @@ import SuperviseTestSupport
             env = { WORKER_ON_BACKGROUND = "hold" }
             """)
         let run = try Supervise.run(["--config", path],
-                                    stdin: "background all\nwait exited bad timeout=10s\nwait suspended good\nstatus\nterminate all\n")
+                                    stdin: "wait active all timeout=20s\nbackground all\nwait exited bad timeout=10s\nwait suspended good\nstatus\nterminate all\n")
         #expect(run.status == 124, "\(run.stderr)")
         let report = children(run)
         #expect((report["bad"]?["violations"] as? [Any])?.count == 1)

@@ -11,8 +11,8 @@ import SuperviseTestSupport
         let log = directory.appendingPathComponent("events.log").path
         let long = String(repeating: "x", count: 2000)
         let requests = ["fly away", "begin bad!id", "end nope", "hello 2", "done x", "begin \(long)", "begin t9 still fine"]
-        let run = try Supervise.run(["--", Supervise.worker("aware-worker.sh")],
-                                    stdin: "sleep 0.5\nstatus\nterminate\n",
+        let run = try Supervise.run(["--aware", "--", Supervise.worker("aware-worker.sh")],
+                                    stdin: "wait active timeout=20s\nsleep 0.5\nstatus\nterminate\n",
                                     environment: ["WORKER_LOG": log, "WORKER_REQUESTS": requests.joined(separator: "|")])
         let events = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
         #expect(events.contains("error unknown-request fly away"))

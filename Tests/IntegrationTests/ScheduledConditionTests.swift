@@ -25,9 +25,9 @@ import SuperviseTestSupport
         try supply("Discharging")
         var frozenBefore = false, readUnplugged = true, thawedUnplugged = true, thawedPlugged = false, frozenAfter = false
         let run = try Supervise.run(
-            ["--freezer", backend.rawValue, "--freeze-timeout", "5", "--window", "0.5",
+            ["--aware", "--freezer", backend.rawValue, "--freeze-timeout", "5", "--window", "0.5",
              "--power-supplies", temporary.file("power_supply"), "--name", "worker", "--", Supervise.worker("aware-worker.sh")],
-            stdin: "background\nwait suspended timeout=10s\n",
+            stdin: "wait active timeout=20s\nbackground\nwait suspended timeout=10s\n",
             environment: ["WORKER_LOG": log, "WORKER_REQUESTS": "schedule t refresh requires=power",
                           // Long enough for the kernel to be seen thawed while the worker runs it.
                           "WORKER_TASK_SECONDS": "1"]) { process in

@@ -15,11 +15,13 @@ import SuperviseTestSupport
 
     func scheduled(_ run: SuperviseRun) -> [[String: Any]] { run.child["scheduled_tasks"] as? [[String: Any]] ?? [] }
 
+    /// `aware-worker.sh` run `--aware`, its script after a `wait active` for its hello: on a loaded
+    /// machine bash may say hello after a short window, and the worker would then run unaware.
     func aware(_ backend: Backend, _ options: [String], stdin: String, _ environment: [String: String],
                whileRunning: ((Process) throws -> Void)? = nil) throws -> SuperviseRun {
-        try Supervise.run(["--freezer", backend.rawValue, "--freeze-timeout", "5"] + options
+        try Supervise.run(["--aware", "--freezer", backend.rawValue, "--freeze-timeout", "5"] + options
                               + ["--name", "worker", "--", Supervise.worker("aware-worker.sh")],
-                          stdin: stdin, environment: environment.merging(["WORKER_LOG": log]) { $1 },
+                          stdin: "wait active timeout=20s\n" + stdin, environment: environment.merging(["WORKER_LOG": log]) { $1 },
                           whileRunning: whileRunning)
     }
 
@@ -76,7 +78,7 @@ import SuperviseTestSupport
     /// when it is due, told it was reclaimed, and completes it.
     @Test(arguments: Backend.usable(in: "ScheduledTaskTests"))
     func aReclaimedWorkerIsLaunchedForItsDueTaskAndCompletesIt(backend: Backend) throws {
-        let live = try LiveSupervise(["--freezer", backend.rawValue, "--freeze-timeout", "5", "--window", "0.5",
+        let live = try LiveSupervise(["--aware", "--freezer", backend.rawValue, "--freeze-timeout", "5", "--window", "0.5",
                                       "--suspended-memory", "1K", "--name", "worker", "--", Supervise.worker("aware-worker.sh")],
                                      environment: ["WORKER_LOG": log, "WORKER_REQUESTS": "schedule t refresh earliest=5",
                                                    // Time to see its new process while it runs the task.
@@ -85,7 +87,7 @@ import SuperviseTestSupport
         let child = SupervisedChild(backend: backend, supervisorPID: live.pid)
         var firstPID: Int32?
         #expect(eventually(timeout: 20) { firstPID = child.pid; return firstPID != nil }, "never started: \(live.log)")
-        live.send(["background", "wait not-running timeout=20s"])
+        live.send(["wait active timeout=20s", "background", "wait not-running timeout=20s"])
         let reclaimed = try #require(live.status(timeout: 30), "no status: \(live.log)")
         #expect(reclaimed["state"] as? String == "not-running" && reclaimed["scheduled"] as? [String] == ["t"], "\(reclaimed)")
         #expect((reclaimed["reclaimed"] as? String)?.hasPrefix("reclaimed: suspended children held ") == true, "\(reclaimed)")

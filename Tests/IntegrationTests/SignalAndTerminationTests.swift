@@ -147,8 +147,8 @@ import SuperviseTestSupport
         let temporary = TemporaryDirectory()
         defer { temporary.remove() }
         let log = temporary.file("events.log")
-        let run = try Supervise.run(["--max-tasks", "1", "--", Supervise.worker("aware-worker.sh")],
-                                    stdin: "sleep 0.5\nterminate\n",
+        let run = try Supervise.run(["--aware", "--max-tasks", "1", "--", Supervise.worker("aware-worker.sh")],
+                                    stdin: "wait active timeout=20s\nsleep 0.5\nterminate\n",
                                     environment: ["WORKER_LOG": log, "WORKER_REQUESTS": "begin a|begin b"])
         let events = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
         #expect(events.contains("error too-many-tasks begin b"))

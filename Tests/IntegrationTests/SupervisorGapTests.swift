@@ -14,7 +14,7 @@ import SuperviseTestSupport
 
     /// `supervise` with a short window, limit and warning (1 s, 2 s, 1 s) around `aware-worker.sh`.
     func start(_ backend: Backend, _ environment: [String: String]) throws -> LiveSupervise {
-        try LiveSupervise(["--freezer", backend.rawValue, "--freeze-timeout", "5", "--window", "1", "--limit", "2",
+        try LiveSupervise(["--aware", "--freezer", backend.rawValue, "--freeze-timeout", "5", "--window", "1", "--limit", "2",
                            "--expiry-warning", "1", "--name", "worker", "--", Supervise.worker("aware-worker.sh")],
                           environment: environment.merging(["WORKER_LOG": log]) { $1 })
     }
