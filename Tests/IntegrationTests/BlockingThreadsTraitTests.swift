@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SuperviseTestSupport
 import Testing
 
@@ -46,5 +47,20 @@ import Testing
     @Test func aBlockingSuiteRunsOnABlockingThread() {
         let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "unreadable"
         #expect(name.hasPrefix("block-test-"), "\(name)")
+    }
+}
+
+/// A serialized suite's tests run on the blocking threads too (ahead of the others' jobs, on the
+/// same threads), one at a time.
+@Suite(.blockingThreads, .serialized) struct SerializedSuiteThreadTests {
+    static let running = Mutex(0)
+
+    @Test(arguments: 0..<3) func aSerializedSuitesTestsRunOnTheBlockingThreadsOneAtATime(index: Int) {
+        let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "unreadable"
+        #expect(name.hasPrefix("block-test-"), "\(name)")
+        let others = Self.running.withLock { count in defer { count += 1 }; return count }
+        Thread.sleep(forTimeInterval: 0.05)
+        Self.running.withLock { $0 -= 1 }
+        #expect(others == 0, "case \(index) ran beside another")
     }
 }

@@ -20,19 +20,23 @@ public final class BlockingThreadPool: TaskExecutor, @unchecked Sendable {
 
     /// How many tests block at once at most.
     public let width: Int
+    /// The way into these threads for a serialized suite's tests: their jobs are taken first.
+    public private(set) var ahead: Ahead!
     private let condition = NSCondition()
-    /// The jobs waiting for a thread, oldest at `next`.
-    private var jobs: [UnownedJob] = []
-    private var next = 0
+    /// The jobs waiting for a thread: `aheadJobs` (with `ahead`'s), then `jobs` (with this pool's).
+    private var aheadJobs = JobLine(), jobs = JobLine()
 
     /// Starts `width` threads (8 MB stacks, as the main thread's) named `name-INDEX` that wait for jobs.
     public init(width: Int, name: String) {
         self.width = width
+        ahead = Ahead(pool: self)
         for index in 0..<width {
             // Named from inside, in at most 15 bytes (`block-test-999`): otherwise the kernel
-            // keeps the name of the thread that made it, often a cooperative thread's.
+            // keeps the name of the thread that made it, often a cooperative thread's. Not with
+            // `Thread.current.name`: Foundation names the kernel's thread only once `start()` has
+            // noted it, which the new thread can outrun (the first test then read its creator's name).
             let thread = Thread { [self] in
-                Thread.current.name = "\(name)-\(index)"
+                try? "\(name)-\(index)".write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
                 runJobs()
             }
             thread.stackSize = 8 << 20
@@ -41,26 +45,60 @@ public final class BlockingThreadPool: TaskExecutor, @unchecked Sendable {
     }
 
     public func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
+        put(UnownedJob(job), ahead: false)
+    }
+
+    private func put(_ job: UnownedJob, ahead: Bool) {
         condition.lock()
-        jobs.append(job)
+        if ahead { aheadJobs.append(job) } else { jobs.append(job) }
         condition.signal()
         condition.unlock()
     }
 
-    /// A thread's life: take the oldest job, run it (to its end or its next suspension), repeat.
+    /// A thread's life: take the oldest job, `ahead`'s first, run it (to its end or its next
+    /// suspension) on the executor it was enqueued on, repeat.
     private func runJobs() {
         while true {
             condition.lock()
-            while next == jobs.count { condition.wait() }
+            while aheadJobs.isEmpty && jobs.isEmpty { condition.wait() }
+            let (job, executor) = aheadJobs.isEmpty ? (jobs.removeFirst(), asUnownedTaskExecutor())
+                                                    : (aheadJobs.removeFirst(), ahead.asUnownedTaskExecutor())
+            condition.unlock()
+            job.runSynchronously(on: executor)
+        }
+    }
+
+    /// The same threads, taken before the pool's own jobs. A serialized suite runs here once it
+    /// has started in its turn, so that each next test of it starts as the one before ends,
+    /// rather than queueing behind every test enqueued meanwhile.
+    public final class Ahead: TaskExecutor, @unchecked Sendable {
+        unowned let pool: BlockingThreadPool
+
+        init(pool: BlockingThreadPool) { self.pool = pool }
+
+        public func enqueue(_ job: consuming ExecutorJob) {
+            pool.put(UnownedJob(job), ahead: true)
+        }
+    }
+
+    /// Jobs oldest first; the storage is reused once every job was taken.
+    struct JobLine {
+        private var jobs: [UnownedJob] = []
+        private var next = 0
+
+        var isEmpty: Bool { next == jobs.count }
+
+        mutating func append(_ job: UnownedJob) { jobs.append(job) }
+
+        /// The oldest job; not to be called when empty.
+        mutating func removeFirst() -> UnownedJob {
             let job = jobs[next]
             next += 1
             if next == jobs.count {
                 jobs.removeAll(keepingCapacity: true)
                 next = 0
             }
-            condition.unlock()
-            job.runSynchronously(on: asUnownedTaskExecutor())
+            return job
         }
     }
 }
@@ -82,14 +120,41 @@ public struct BlockingThreadsTrait: SuiteTrait, TestTrait, TestScoping {
     static let printsTimes = ProcessInfo.processInfo.environment["SUITE_TIMES"] == "1"
     static let firstStart = ContinuousClock.now
 
+    /// Whether the task runs a test of a `.serialized` suite (which `Test.traits` of the test
+    /// itself does not say).
+    @TaskLocal static var inSerializedSuite = false
+
+    /// A scope for each test case, and one for a `.serialized` suite around its tests (Swift
+    /// Testing gives a recursive trait's suite none by default).
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+        test.isSuite ? (Self.isSerialized(test) ? self : nil) : (testCase == nil ? nil : self)
+    }
+
+    static func isSerialized(_ suite: Test) -> Bool {
+        suite.traits.contains { $0 is ParallelizationTrait }
+    }
+
     public func provideScope(for test: Test, testCase: Test.Case?,
                              performing function: @Sendable () async throws -> Void) async throws {
-        try await withTaskExecutorPreference(computes ? BlockingThreadPool.computing : BlockingThreadPool.shared) {
-            guard Self.printsTimes else { return try await function() }
-            let origin = Self.firstStart, start = ContinuousClock.now
-            defer { print("test time: \(Self.seconds(start, .now)) s \(test.id) at \(Self.seconds(origin, start)) s") }
-            try await function()
+        let pool = computes ? BlockingThreadPool.computing : BlockingThreadPool.shared
+        guard test.isSuite else {
+            let executor: any TaskExecutor = Self.inSerializedSuite ? pool.ahead : pool
+            return try await withTaskExecutorPreference(executor) { try await timed(test, function) }
         }
+        // A serialized suite starts in its turn, oldest first, then runs its tests ahead.
+        try await withTaskExecutorPreference(pool) {
+            try await Self.$inSerializedSuite.withValue(true) {
+                try await withTaskExecutorPreference(pool.ahead) { try await function() }
+            }
+        }
+    }
+
+    /// Runs `function`, printing its time with `SUITE_TIMES=1`.
+    func timed(_ test: Test, _ function: @Sendable () async throws -> Void) async throws {
+        guard Self.printsTimes else { return try await function() }
+        let origin = Self.firstStart, start = ContinuousClock.now
+        defer { print("test time: \(Self.seconds(start, .now)) s \(test.id) at \(Self.seconds(origin, start)) s") }
+        try await function()
     }
 
     /// The seconds from `start` to `end`, to the millisecond.
