@@ -21,15 +21,14 @@ public final class BlockingThreadPool: TaskExecutor, @unchecked Sendable {
     /// How many tests block at once at most.
     public let width: Int
     /// The way into these threads for a serialized suite's tests: their jobs are taken first.
-    public private(set) var ahead: Ahead!
-    private let condition = NSCondition()
-    /// The jobs waiting for a thread: `aheadJobs` (with `ahead`'s), then `jobs` (with this pool's).
-    private var aheadJobs = JobLine(), jobs = JobLine()
+    public let ahead: Ahead
+    private let queue: JobQueue
 
     /// Starts `width` threads (8 MB stacks, as the main thread's) named `name-INDEX` that wait for jobs.
     public init(width: Int, name: String) {
         self.width = width
-        ahead = Ahead(pool: self)
+        queue = JobQueue()
+        ahead = Ahead(queue: queue)
         for index in 0..<width {
             // Named from inside, in at most 15 bytes (`block-test-999`): otherwise the kernel
             // keeps the name of the thread that made it, often a cooperative thread's. Not with
@@ -45,26 +44,15 @@ public final class BlockingThreadPool: TaskExecutor, @unchecked Sendable {
     }
 
     public func enqueue(_ job: consuming ExecutorJob) {
-        put(UnownedJob(job), ahead: false)
-    }
-
-    private func put(_ job: UnownedJob, ahead: Bool) {
-        condition.lock()
-        if ahead { aheadJobs.append(job) } else { jobs.append(job) }
-        condition.signal()
-        condition.unlock()
+        queue.put(UnownedJob(job), ahead: false)
     }
 
     /// A thread's life: take the oldest job, `ahead`'s first, run it (to its end or its next
     /// suspension) on the executor it was enqueued on, repeat.
     private func runJobs() {
         while true {
-            condition.lock()
-            while aheadJobs.isEmpty && jobs.isEmpty { condition.wait() }
-            let (job, executor) = aheadJobs.isEmpty ? (jobs.removeFirst(), asUnownedTaskExecutor())
-                                                    : (aheadJobs.removeFirst(), ahead.asUnownedTaskExecutor())
-            condition.unlock()
-            job.runSynchronously(on: executor)
+            let (job, isAhead) = queue.take()
+            job.runSynchronously(on: isAhead ? ahead.asUnownedTaskExecutor() : asUnownedTaskExecutor())
         }
     }
 
@@ -72,17 +60,39 @@ public final class BlockingThreadPool: TaskExecutor, @unchecked Sendable {
     /// has started in its turn, so that each next test of it starts as the one before ends,
     /// rather than queueing behind every test enqueued meanwhile.
     public final class Ahead: TaskExecutor, @unchecked Sendable {
-        unowned let pool: BlockingThreadPool
+        private let queue: JobQueue
 
-        init(pool: BlockingThreadPool) { self.pool = pool }
+        init(queue: JobQueue) { self.queue = queue }
 
         public func enqueue(_ job: consuming ExecutorJob) {
-            pool.put(UnownedJob(job), ahead: true)
+            queue.put(UnownedJob(job), ahead: true)
         }
+    }
+}
+
+/// The jobs waiting for a pool's threads, in two lines: `ahead`'s, taken first, and the rest.
+final class JobQueue: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var aheadJobs = JobLine(), jobs = JobLine()
+
+    func put(_ job: UnownedJob, ahead: Bool) {
+        condition.lock()
+        if ahead { aheadJobs.append(job) } else { jobs.append(job) }
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// The oldest job of the first line that has one, and whether it came from `ahead`'s;
+    /// waits for one.
+    func take() -> (UnownedJob, ahead: Bool) {
+        condition.lock()
+        defer { condition.unlock() }
+        while aheadJobs.isEmpty && jobs.isEmpty { condition.wait() }
+        return aheadJobs.isEmpty ? (jobs.removeFirst(), false) : (aheadJobs.removeFirst(), true)
     }
 
     /// Jobs oldest first; the storage is reused once every job was taken.
-    struct JobLine {
+    private struct JobLine {
         private var jobs: [UnownedJob] = []
         private var next = 0
 
