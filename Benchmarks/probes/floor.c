@@ -1,6 +1,9 @@
 /* The floors: what the kernel alone costs, for the figures supervise is compared with.
  *
  *   bench-floor pipe N            write(2) of a timestamp → read(2) in another process
+ *   bench-floor relay N           after 3 ms idle, a byte through two processes and back ("relay"):
+ *                                 three wake-ups, the path of the cycle's foreground (bench-driver →
+ *                                 supervise → child → bench-driver) with nothing done on the way
  *   bench-floor sigstop N         kill(SIGSTOP) → waitpid(WUNTRACED); kill(SIGCONT) → waitpid(WCONTINUED)
  *   bench-floor cgroup2 N DIR     write "1" to cgroup.freeze → cgroup.events says "frozen 1"; and back;
  *                                 alternately re-reading at once and waiting for the POLLPRI notification
@@ -53,6 +56,42 @@ static void pipe_floor(int count) {
     }
     close(ping[1]);
     waitpid(pid, NULL, 0);
+}
+
+/* Copies bytes from `in` to `out` until `in` ends; in a child of its own that keeps no other
+ * descriptor beyond 0-2 (a pipe's end left open in it would never let `in` end). */
+static pid_t spawn_copier(int in, int out) {
+    pid_t pid = fork();
+    if (pid < 0) die("fork: %s", strerror(errno));
+    if (pid == 0) {
+        for (int fd = 3; fd < 64; fd++) if (fd != in && fd != out) close(fd);
+        char byte;
+        while (read(in, &byte, 1) == 1) write_all(out, &byte, 1);
+        _exit(0);
+    }
+    return pid;
+}
+
+static void relay_floor(int count) {
+    int first[2], second[2], back[2];
+    if (pipe(first) || pipe(second) || pipe(back)) die("pipe: %s", strerror(errno));
+    pid_t relay = spawn_copier(first[0], second[1]);
+    pid_t end = spawn_copier(second[0], back[1]);
+    close(first[0]);
+    close(second[0]);
+    close(second[1]);
+    close(back[1]);
+    for (int i = 0; i < count; i++) {
+        usleep(3000); /* as bench-driver waits before it writes `foreground`: everyone asleep */
+        char byte = 'x';
+        int64_t t0 = now_ns();
+        write_all(first[1], &byte, 1);
+        if (read(back[0], &byte, 1) != 1) die("relay floor: a copier died");
+        sample("relay", now_ns() - t0);
+    }
+    close(first[1]);
+    waitpid(relay, NULL, 0);
+    waitpid(end, NULL, 0);
 }
 
 static void sigstop_floor(int count) {
@@ -216,10 +255,11 @@ static void placement_floor(int count, const char *parent) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 3) die("usage: bench-floor pipe|sigstop|cgroup2|cgroup1|place N [DIR]");
+    if (argc < 3) die("usage: bench-floor pipe|relay|sigstop|cgroup2|cgroup1|place N [DIR]");
     int count = atoi(argv[2]);
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (strcmp(argv[1], "pipe") == 0) pipe_floor(count);
+    else if (strcmp(argv[1], "relay") == 0) relay_floor(count);
     else if (strcmp(argv[1], "sigstop") == 0) sigstop_floor(count);
     else if (strcmp(argv[1], "cgroup2") == 0 && argc > 3) cgroup2_floor(count, argv[3]);
     else if (strcmp(argv[1], "cgroup1") == 0 && argc > 3) cgroup1_floor(count, argv[3]);

@@ -65,6 +65,9 @@ struct Bench {
         let stops = samples(in: try run([paths.probe("floor"), "sigstop", String(cycles)]))
         add("suspend latency", "SIGSTOP → waitpid (floor)", .nanoseconds, stops["sigstop"] ?? [])
         add("foreground", "SIGCONT → waitpid (floor)", .nanoseconds, stops["sigcont"] ?? [])
+        let relay = samples(in: try run([paths.probe("floor"), "relay", String(cycles)]))
+        add("foreground", "pipe relay, 3 wake-ups (floor)", .nanoseconds, relay["relay"] ?? [],
+            note: "the VM's cost of the foreground's path with no work on it")
         if freezers().contains("cgroup2") {
             let v2 = samples(in: try run([paths.probe("floor"), "cgroup2", String(cycles), cgroup2Root]))
             add("suspend latency", "cgroup.freeze → frozen 1 (floor)", .nanoseconds, v2["cgroup2-freeze"] ?? [])
