@@ -119,7 +119,8 @@ import SuperviseTestSupport
     }
 
     /// A config schedule of a child never started: `run-task` launches it straight into the
-    /// background for the task, which it completes, and it is frozen.
+    /// background for the task, which it completes, and it is frozen. Aware, so that its window
+    /// starts at its hello however late bash says it.
     @Test func runTaskLaunchesANotRunningChildForItsConfiguredTask() throws {
         let config = temporary.file("cache.toml")
         try """
@@ -127,6 +128,7 @@ import SuperviseTestSupport
             command = ["\(Supervise.worker("aware-worker.sh"))"]
             autostart = false
             window = 1
+            aware = true
             [child.cache.schedule.sync]
             every = "1h"
             """.write(toFile: config, atomically: true, encoding: .utf8)
