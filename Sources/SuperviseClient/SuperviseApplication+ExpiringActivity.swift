@@ -15,12 +15,14 @@ extension SuperviseApplication {
     ) {
         let activity = ExpiringActivity(block)
         let identifier = beginBackgroundTask(withName: reason) { activity.expire() }
+        // Expired before the first call starts: once started, it could return and finish the
+        // activity before an expiry here, and the call with `true` would never come.
+        if identifier == .invalid, isSupervised { activity.expire() }
         DetachedThread.start { [self] in
             block(false)
             activity.finish()
             endBackgroundTask(identifier)
         }
-        if identifier == .invalid, isSupervised { activity.expire() }
     }
 }
 
