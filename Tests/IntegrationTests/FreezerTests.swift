@@ -85,6 +85,14 @@ import SuperviseTestSupport
                 return child.pid.map { ProcessInspector.commandLine($0) == "sleep 30" } == true
                     && (blockedIn.isEmpty || blockedIn.hasPrefix("232 ") || blockedIn.hasPrefix("281 "))
             })
+            // Settled: no context switch for half a second. The launch's last wake-ups may come
+            // after the child's exec (a cgroup.events notification is rate-limited to ~10 ms);
+            // once idle, not one more.
+            #expect(eventually(timeout: 10) {
+                let settling = Self.contextSwitches(pid)
+                Thread.sleep(forTimeInterval: 0.5)
+                return settling == Self.contextSwitches(pid)
+            }, "the supervisor never went idle after its launch")
             before = Self.contextSwitches(pid)
             // The point: 3 s in which an idle supervisor must not be woken.
             Thread.sleep(forTimeInterval: 3)
