@@ -14,16 +14,10 @@ import SuperviseTestSupport
         ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
-    /// `aware-worker.sh` run `--aware`, its script after a `wait active` for its hello: on a loaded
-    /// machine bash may say hello after a short window, and the worker would then run unaware. A
-    /// launch into the background needs no wait (`waitActive: false`): its window starts at the hello.
+    /// `Supervise.awareWorker`, logging to this test's `log`.
     func aware(_ backend: Backend, _ options: [String], stdin: String, _ environment: [String: String] = [:],
-               waitActive: Bool = true, timeout: Double = 30) throws -> SuperviseRun {
-        // A generous freeze timeout: on a loaded 2-core VM a freeze can take longer than the default
-        // second (that path, freeze-failed, is tested in the core).
-        try Supervise.run(["--aware", "--freezer", backend.rawValue, "--freeze-timeout", "5"] + options
-                              + ["--name", "worker", "--", Supervise.worker("aware-worker.sh")],
-                          stdin: (waitActive ? "wait active timeout=20s\n" : "") + stdin, environment: environment.merging(["WORKER_LOG": log]) { $1 }, timeout: timeout)
+               waitActive: Bool = true) throws -> SuperviseRun {
+        try Supervise.awareWorker(backend, options, stdin: stdin, log: log, environment: environment, waitActive: waitActive)
     }
 
     @Test(arguments: Backend.usable(in: "LifecycleTests"))

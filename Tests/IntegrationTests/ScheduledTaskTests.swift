@@ -15,14 +15,10 @@ import SuperviseTestSupport
 
     func scheduled(_ run: SuperviseRun) -> [[String: Any]] { run.child["scheduled_tasks"] as? [[String: Any]] ?? [] }
 
-    /// `aware-worker.sh` run `--aware`, its script after a `wait active` for its hello: on a loaded
-    /// machine bash may say hello after a short window, and the worker would then run unaware.
+    /// `Supervise.awareWorker`, logging to this test's `log`.
     func aware(_ backend: Backend, _ options: [String], stdin: String, _ environment: [String: String],
                whileRunning: ((Process) throws -> Void)? = nil) throws -> SuperviseRun {
-        try Supervise.run(["--aware", "--freezer", backend.rawValue, "--freeze-timeout", "5"] + options
-                              + ["--name", "worker", "--", Supervise.worker("aware-worker.sh")],
-                          stdin: "wait active timeout=20s\n" + stdin, environment: environment.merging(["WORKER_LOG": log]) { $1 },
-                          whileRunning: whileRunning)
+        try Supervise.awareWorker(backend, options, stdin: stdin, log: log, environment: environment, whileRunning: whileRunning)
     }
 
     @Test(arguments: Backend.usable(in: "ScheduledTaskTests"))

@@ -54,6 +54,21 @@ enum Supervise {
             .appendingPathComponent("Workers").appendingPathComponent(name).path
     }
 
+    /// `aware-worker.sh` as the one child `worker`, run `--aware` on `backend` and logging its events
+    /// to `log`, with a generous freeze timeout: on a loaded 2-core VM a freeze can take longer than
+    /// the default second (that path, freeze-failed, is tested in the core). `stdin` runs after a
+    /// `wait active` for its hello: bash may say hello after a short window, and the worker would
+    /// then run unaware. A launch into the background needs none (`waitActive: false`): its window
+    /// starts at the hello.
+    static func awareWorker(_ backend: Backend, _ options: [String], stdin: String, log: String,
+                            environment: [String: String] = [:], waitActive: Bool = true,
+                            whileRunning: ((Process) throws -> Void)? = nil) throws -> SuperviseRun {
+        try run(["--aware", "--freezer", backend.rawValue, "--freeze-timeout", "5"] + options
+                    + ["--name", "worker", "--", worker("aware-worker.sh")],
+                stdin: (waitActive ? "wait active timeout=20s\n" : "") + stdin,
+                environment: environment.merging(["WORKER_LOG": log]) { $1 }, whileRunning: whileRunning)
+    }
+
     /// Runs `supervise ARGUMENTS` with `stdin` as its standard input (closed after writing it), waits at most
     /// `timeout` seconds (then kills it and records an issue), and reads the report if one was asked for.
     static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:],
