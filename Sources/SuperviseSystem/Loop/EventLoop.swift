@@ -37,14 +37,18 @@ public final class EventLoop {
     /// The other end is gone or the descriptor failed: reported whatever the mask.
     public static let closed = UInt32(EPOLLERR.rawValue) | UInt32(EPOLLHUP.rawValue)
 
-    /// One watched descriptor: its handler, the events it waits for, and whether it is out of
-    /// the epoll set because it reported `closed` while paused.
+    /// One watched descriptor: its handler, the events it waits for, those the epoll set has
+    /// for it, and whether it is out of the epoll set because it reported `closed` while paused.
     private struct Watch {
         var generation: UInt32
         var events: UInt32
+        var inSet: UInt32
         var parked = false
         let handler: Handler
     }
+
+    /// Descriptors whose events changed since the epoll set was last told (``modify(_:events:)``).
+    private var changed: Set<Int32> = []
 
     public init() throws(SupervisorError) {
         let epoll = valueOrErrno { epoll_create1(Int32(EPOLL_CLOEXEC)) }
@@ -75,29 +79,44 @@ public final class EventLoop {
         guard case .success = Self.control(epollFD, EPOLL_CTL_ADD, fd, events, token(fd, generation)) else {
             return false
         }
-        handlers[fd] = Watch(generation: generation, events: events, handler: handler)
+        handlers[fd] = Watch(generation: generation, events: events, inSet: events, handler: handler)
+        changed.remove(fd)
         return true
     }
 
-    /// Changes the events `fd` is waited for (0 to pause it). A descriptor the kernel would not
-    /// take back into the set stays parked, and is tried again at its next change.
+    /// Changes the events `fd` is waited for (0 to pause it). The epoll set is told at the next
+    /// wait: a pause undone before it (a command read and run at once) costs no system call.
     public func modify(_ fd: Int32, events: UInt32) {
         guard var watch = handlers[fd], watch.events != events || watch.parked else { return }
         watch.events = events
-        if watch.parked {
-            // Out of the set since it reported `closed`: back in only when something is wanted.
-            if events != 0, case .success = Self.control(epollFD, EPOLL_CTL_ADD, fd, events, token(fd, watch.generation)) {
-                watch.parked = false
-            }
-        } else if case .failure = Self.control(epollFD, EPOLL_CTL_MOD, fd, events, token(fd, watch.generation)) {
-            // Not in the set any more (ENOENT): the kernel dropped it, so it is parked.
-            watch.parked = true
-        }
         handlers[fd] = watch
+        if watch.events != watch.inSet || watch.parked { changed.insert(fd) } else { changed.remove(fd) }
+    }
+
+    /// Tells the epoll set every change since the last wait. A descriptor the kernel would not
+    /// take back into the set stays parked, and is tried again at its next change.
+    private func applyChanges() {
+        for fd in changed {
+            guard var watch = handlers[fd] else { continue }
+            if watch.parked {
+                // Out of the set since it reported `closed`: back in only when something is wanted.
+                if watch.events != 0,
+                   case .success = Self.control(epollFD, EPOLL_CTL_ADD, fd, watch.events, token(fd, watch.generation)) {
+                    watch.parked = false
+                }
+            } else if case .failure = Self.control(epollFD, EPOLL_CTL_MOD, fd, watch.events, token(fd, watch.generation)) {
+                // Not in the set any more (ENOENT): the kernel dropped it, so it is parked.
+                watch.parked = true
+            }
+            watch.inSet = watch.events
+            handlers[fd] = watch
+        }
+        changed.removeAll(keepingCapacity: true)
     }
 
     /// Stops waiting on `fd` (call before closing it).
     public func remove(_ fd: Int32) {
+        changed.remove(fd)
         guard let watch = handlers.removeValue(forKey: fd), !watch.parked else { return }
         leave(fd)
     }
@@ -105,6 +124,7 @@ public final class EventLoop {
     /// Blocks until a descriptor is ready or `deadline` passes, then runs the ready handlers.
     /// With `pollOnly`, collects only what is ready now and does not block.
     public func wait(until deadline: Instant?, pollOnly: Bool = false) {
+        applyChanges()
         let armed = arm(deadline)
         // The clock is read (vDSO, no system call) only when a deadline can be late.
         let waitBegan = deadline.map { _ in MonotonicClock.now() }
@@ -139,6 +159,7 @@ public final class EventLoop {
         guard var watch = handlers[fd], watch.generation == generation, watch.events == 0, !watch.parked else { return }
         watch.parked = true
         handlers[fd] = watch
+        changed.remove(fd)
         leave(fd)
     }
 
