@@ -69,11 +69,15 @@ final class FakeKernel: FreezerSystem {
     var childrenFiles = true
     /// How many `/proc` files were read and `/proc` directories listed.
     private(set) var procReads = 0
+    /// How many times each file was read, by path or through a descriptor.
+    private(set) var readsByPath: [String: Int] = [:]
 
     /// Notifications queued on each inotify descriptor, not yet drained.
     private(set) var pendingNotifications: [Int32: Int] = [:]
     private var watches: [Int32: (inotifyFD: Int32, path: String)] = [:]
     private var openFiles: [Int32: String] = [:]
+    /// The start time of the process each open `/proc` file was opened for.
+    private var openProcesses: [Int32: UInt64] = [:]
     private var nextDescriptor: Int32 = 100
     /// Descriptors opened and not closed yet.
     var openDescriptors: Set<Int32> { Set(openFiles.keys) }
@@ -125,6 +129,7 @@ final class FakeKernel: FreezerSystem {
 
     func readFile(_ path: String) -> Result<String, Errno> {
         if path.hasPrefix("/proc/") { procReads += 1 }
+        readsByPath[path, default: 0] += 1
         if var queued = upcomingReads[path], !queued.isEmpty {
             let next = queued.removeFirst()
             upcomingReads[path] = queued
@@ -215,10 +220,18 @@ final class FakeKernel: FreezerSystem {
     func open(_ path: String, _ flags: Int32) -> Result<Int32, Errno> {
         if let error = openFailures[path] { return .failure(error) }
         let isDirectory = path.hasSuffix("/.") && directories.contains(String(path.dropLast(2)))
+            || procPID(path).map { path == "/proc/\($0)" && processes[$0] != nil } == true
         guard isDirectory || access(path, F_OK).isSuccess else { return .failure(.noSuchFileOrDirectory) }
         nextDescriptor += 1
         openFiles[nextDescriptor] = path
+        if let pid = procPID(path) { openProcesses[nextDescriptor] = processes[pid]?.startTicks }
         return .success(nextDescriptor)
+    }
+
+    /// The pid of a `/proc/PID/…` path.
+    private func procPID(_ path: String) -> Int32? {
+        guard path.hasPrefix("/proc/") else { return nil }
+        return Int32(path.split(separator: "/")[1])
     }
 
     func open(_ name: String, in directoryFD: Int32, _ flags: Int32) -> Result<Int32, Errno> {
@@ -227,8 +240,16 @@ final class FakeKernel: FreezerSystem {
     }
 
     /// A file whose cgroup was removed answers ENODEV, as the kernel's do.
+    /// A `/proc` file names the process it was opened for: once that one is gone, even if its
+    /// pid names another, a read fails with ESRCH (`children` reads empty), as the kernel's do.
     func readAll(_ fd: Int32) -> Result<String, Errno> {
         guard let path = openFiles[fd] else { return .failure(.badFileDescriptor) }
+        if let pid = procPID(path) {
+            guard processes[pid]?.startTicks == openProcesses[fd] else {
+                return path.hasSuffix("/children") ? .success("") : .failure(.noSuchProcess)
+            }
+            return readFile(path)
+        }
         guard directories.contains(split(path).directory) else { return .failure(Errno(rawValue: ENODEV)) }
         return readFile(path)
     }
@@ -241,6 +262,7 @@ final class FakeKernel: FreezerSystem {
 
     func close(_ fd: Int32) {
         openFiles[fd] = nil
+        openProcesses[fd] = nil
     }
 
     func lockDirectory(_ directory: String) -> Result<(any DirectoryLock)?, Errno> {
@@ -281,6 +303,13 @@ final class FakeKernel: FreezerSystem {
         deliver(signal, to: pid)
         afterSignal(pid, signal)
         return .success(())
+    }
+
+    /// As `kill` to the process the directory was opened for; ESRCH once it is gone.
+    func signal(processDirectory fd: Int32, _ signal: Int32) -> Result<Void, Errno> {
+        guard let path = openFiles[fd], let pid = procPID(path) else { return .failure(.badFileDescriptor) }
+        guard processes[pid]?.startTicks == openProcesses[fd] else { return .failure(.noSuchProcess) }
+        return kill(pid, signal)
     }
 
     // MARK: - The kernel's side

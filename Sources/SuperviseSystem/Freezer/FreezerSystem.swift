@@ -1,5 +1,6 @@
 import SuperviseLifecycle
 import SuperviseSystemCall
+import _SuperviseCShims
 import Glibc
 import SystemPackage
 
@@ -43,6 +44,9 @@ protocol FreezerSystem {
 
     /// Sends `signal` to process `pid` (`kill(2)`).
     func kill(_ pid: Int32, _ signal: Int32) -> Result<Void, Errno>
+    /// Sends `signal` to the process whose `/proc/PID` directory is open as `fd`
+    /// (`pidfd_send_signal(2)`): ESRCH once it is reaped, whoever has its pid since.
+    func signal(processDirectory fd: Int32, _ signal: Int32) -> Result<Void, Errno>
 }
 
 extension FreezerSystem {
@@ -109,5 +113,9 @@ struct LinuxFreezerSystem: FreezerSystem {
 
     func kill(_ pid: Int32, _ signal: Int32) -> Result<Void, Errno> {
         valueOrErrno { Glibc.kill(pid, signal) }.map { _ in () }
+    }
+
+    func signal(processDirectory fd: Int32, _ signal: Int32) -> Result<Void, Errno> {
+        valueOrErrno { _supervise_signal_process_directory(fd, signal) }.map { _ in () }
     }
 }

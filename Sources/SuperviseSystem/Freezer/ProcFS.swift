@@ -28,9 +28,29 @@ struct ProcessStat: Equatable {
 /// Readers of `/proc`, through a ``FreezerSystem``, and parsers of its files.
 struct ProcFS {
     let system: any FreezerSystem
+    /// The processes whose files are read through descriptors held open (``hold(_:)``).
+    private let held: HeldProcessFiles
 
     init(_ system: any FreezerSystem = LinuxFreezerSystem()) {
         self.system = system
+        held = HeldProcessFiles(system)
+    }
+
+    /// Holds `pid`'s directory, `stat`, `schedstat` and `children` open, for a process read and
+    /// signalled at every decision: its identity and stat, read through them, or `nil` when it
+    /// is read by path.
+    func hold(_ pid: Int32) -> (ProcessIdentity, ProcessStat)? {
+        held.hold(pid)
+    }
+
+    /// Closes the files ``hold(_:)`` opened for `process`.
+    func release(_ process: ProcessIdentity) {
+        held.release(process)
+    }
+
+    /// `file` of `pid`, through its held descriptor when there is one, else by path.
+    private func read(_ file: ProcessFile, of pid: Int32) -> String? {
+        held.read(file, of: pid) ?? (try? system.readFile(file.path(pid)).get())
     }
 
     /// Clock ticks per second, the unit of `/proc/PID/stat` times.
@@ -63,7 +83,7 @@ struct ProcFS {
     static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     func stat(_ pid: Int32) -> ProcessStat? {
-        (try? system.readFile("/proc/\(pid)/stat").get()).flatMap(Self.parseStat)
+        read(.stat, of: pid).flatMap(Self.parseStat)
     }
 
     /// The stat of `process`, unless it is gone and its pid unused or reused.
@@ -75,8 +95,8 @@ struct ProcFS {
     /// failure, where a process already gone is not one.
     @discardableResult
     func signal(_ process: ProcessIdentity, _ signal: Int32) -> Errno? {
-        guard stat(process) != nil, case .failure(let error) = system.kill(process.pid, signal),
-              error != .noSuchProcess else { return nil }
+        let sent = held.signal(process, signal) ?? (stat(process) == nil ? .success(()) : system.kill(process.pid, signal))
+        guard case .failure(let error) = sent, error != .noSuchProcess else { return nil }
         return error
     }
 
@@ -129,8 +149,9 @@ struct ProcFS {
     /// `/proc/PID/schedstat`); `nil` when one can't be read.
     func timesRun(_ pid: Int32, threads: [String]?) -> UInt64? {
         var total: UInt64 = 0
-        for path in threads.map({ $0.map { "/proc/\(pid)/task/\($0)/schedstat" } }) ?? ["/proc/\(pid)/schedstat"] {
-            guard let text = try? system.readFile(path).get(),
+        let texts = threads?.map { try? system.readFile("/proc/\(pid)/task/\($0)/schedstat").get() }
+        for text in texts ?? [read(.schedstat, of: pid)] {
+            guard let text,
                   let count = KernelFields.reading(text, { bytes in
                       var fields = KernelFields(bytes)
                       return fields.skip(2) ? fields.nextDecimal() : nil
@@ -143,7 +164,8 @@ struct ProcFS {
     /// The pids of the children of thread `tid` of `pid` (`/proc/PID/task/TID/children`); `nil`
     /// when the file can't be read: the thread is gone, or the kernel lacks `CONFIG_PROC_CHILDREN`.
     func children(_ pid: Int32, thread tid: String) -> [Int32]? {
-        (try? system.readFile("/proc/\(pid)/task/\(tid)/children").get()).map { text in
+        let text = tid == String(pid) ? read(.children, of: pid) : try? system.readFile("/proc/\(pid)/task/\(tid)/children").get()
+        return text.map { text in
             KernelFields.reading(text) { bytes in
                 var fields = KernelFields(bytes)
                 var pids: [Int32] = []

@@ -24,9 +24,15 @@ public final class SignalStopFreezer: Freezer {
     /// The last scan, when it finished and how long it took.
     private var lastScan: (table: ProcessTable, finished: ContinuousClock.Instant, took: Duration)?
 
+    /// The supervisor itself, whose children (the orphans) are listed at every freeze through
+    /// files held open; `nil` when they are read by path.
+    private let heldAdopter: ProcessIdentity?
+
     init(adoption: OrphanAdoption?, system: any FreezerSystem = LinuxFreezerSystem()) {
         self.adoption = adoption
-        procFS = ProcFS(system)
+        let procFS = ProcFS(system)
+        self.procFS = procFS
+        heldAdopter = adoption.flatMap { procFS.hold($0.adopter)?.0 }
     }
 
     public func makeUnit(for childName: String) throws(SupervisorError) -> any FreezerUnit {
@@ -39,6 +45,7 @@ public final class SignalStopFreezer: Freezer {
     public func removeAll() {
         for unit in units { unit.remove() }
         units.removeAll()
+        if let heldAdopter { procFS.release(heldAdopter) }
         guard let adoption else { return }
         signalUntilClosed(SIGKILL) { table in
             let table = table ?? ProcessTable.scan(procFS)
@@ -99,9 +106,11 @@ public final class SignalStopFreezer: Freezer {
     private var orphanAnswers: [ObjectIdentifier: [Int32]] = [:]
 
     /// `unit`'s walk has walked its members and asks for the supervisor's children: the end of
-    /// the turn lists them once for every unit that asked in it (``listOrphans()``).
+    /// the turn lists them once for every unit that asked in it (``listOrphans()``). A unit
+    /// alone in freezing has them listed at once, and its check ends in this turn.
     func awaitOrphans(_ unit: SignalStopUnit) {
         orphanAskers.append(unit)
+        if !units.contains(where: { $0 !== unit && $0.awaitsVerification }) { listOrphans() }
     }
 
     /// The answer listed for `unit` since it asked, once.

@@ -69,8 +69,11 @@ final class SignalStopUnit: FreezerUnit {
         self.freezer = freezer
     }
 
+    /// Attaches the next run's main process, whose files are held open: every freeze, look and
+    /// thaw reads them (``HeldProcessFiles``).
     func attach(pid: Int32) {
-        main = procFS.stat(pid).map { ProcessIdentity(pid: pid, startTicks: $0.startTicks) }
+        if let main { procFS.release(main) }
+        main = procFS.hold(pid)?.0 ?? procFS.stat(pid).map { ProcessIdentity(pid: pid, startTicks: $0.startTicks) }
         members = main.map { [$0] } ?? []
         freeze = nil
         outsideLook = nil
@@ -139,15 +142,21 @@ final class SignalStopUnit: FreezerUnit {
         guard var walk = freeze?.walk else { return nil }
         var failure: (ProcessIdentity, Errno)?
         var taken = 0
-        if walk.awaitsOrphans, let orphans = freezer.takeOrphans(for: self) { walk.found(children: orphans) }
+        takeOrphans(into: &walk)
         while walk.verdict == nil, !walk.awaitsOrphans, freezer.budget.take(counting: &taken), let step = walk.nextStep() {
             if let error = carryOut(step, in: &walk), failure == nil, case .stop(let process) = step { failure = (process, error) }
+            takeOrphans(into: &walk)
         }
         freeze?.walk = walk
         guard let verdict = walk.verdict else { return failure }
         members = walk.members
         freeze?.verified = verdict == .frozen
         return failure
+    }
+
+    /// Gives `walk` the supervisor's children it waits for, once they are listed.
+    private func takeOrphans(into walk: inout FreezeWalk) {
+        if walk.awaitsOrphans, let orphans = freezer.takeOrphans(for: self) { walk.found(children: orphans) }
     }
 
     func drainNotification() {}
@@ -339,5 +348,6 @@ final class SignalStopUnit: FreezerUnit {
         killAll()
         freezer.endMoment()
         _ = waitBriefly(upTo: .seconds(1), until: isEmpty)
+        if let main { procFS.release(main) }
     }
 }

@@ -40,6 +40,17 @@ static inline int _supervise_pipe_cloexec(int ends[2]) {
     return (int)syscall(SYS_pipe2, ends, 02000000 /* O_CLOEXEC */);
 }
 
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal 424
+#endif
+
+/// pidfd_send_signal(2) through a descriptor of a process's `/proc/PID` directory: the signal
+/// goes to that process, never to a later one that reuses its pid. 0, or -1 with errno (ESRCH
+/// once it is reaped; ENOSYS before Linux 5.1).
+static inline int _supervise_signal_process_directory(int directory, int signal) {
+    return (int)syscall(SYS_pidfd_send_signal, directory, signal, NULL, 0);
+}
+
 /// The file system type (`f_type`) of the file open as `fd`: 0 and `*type`, or -1 with errno.
 static inline int _supervise_file_system_type(int fd, long *type) {
     struct statfs info;

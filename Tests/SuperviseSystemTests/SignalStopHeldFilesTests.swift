@@ -1,0 +1,89 @@
+import Glibc
+import Testing
+@testable import SuperviseSystem
+
+/// The sigstop freezer holds its children's main processes' `/proc` files open
+/// (``HeldProcessFiles``): each read is one `pread`, each signal goes through the process's
+/// directory, and a pid reused after the process was reaped is never read or signalled as it.
+@Suite(.timeLimit(.minutes(5))) struct SignalStopHeldFilesTests {
+    let kernel = FakeKernel()
+
+    /// A freezer whose orphans go to 50, with a unit `worker` whose main process 100 is its child.
+    private func makeUnit(_ name: String = "worker", main: Int32 = 100,
+                          in freezer: SignalStopFreezer? = nil) throws -> (SignalStopFreezer, SignalStopUnit) {
+        if kernel.processes[50] == nil { kernel.addProcess(50) }
+        let freezer = freezer ?? SignalStopFreezer(adoption: OrphanAdoption(adopter: 50, soleChild: false), system: kernel)
+        kernel.addProcess(main, parent: 50)
+        let unit = try #require(try freezer.makeUnit(for: name) as? SignalStopUnit)
+        unit.attach(pid: main)
+        return (freezer, unit)
+    }
+
+    /// Requests a freeze and checks it in the same turn, as the supervisor does: the stops are
+    /// sent, and the check that follows waits for the next turn.
+    private func request(_ unit: SignalStopUnit) throws {
+        try unit.requestFreeze()
+        #expect(unit.checkFreeze() == .notFrozen)
+    }
+
+    @Test func theMainProcessIsReadAndSignalledThroughItsHeldFilesUntilRemoved() throws {
+        let (freezer, unit) = try makeUnit()
+        #expect(kernel.openDescriptors.count == 2 * ProcessFile.allCases.count, "the supervisor's and the main process's")
+        try request(unit)
+        freezer.endMoment()
+        #expect(unit.checkFreeze() == .frozen)
+        try unit.thaw()
+        #expect(kernel.signals.map(\.signal) == [SIGSTOP, SIGCONT])
+        #expect(kernel.signals.allSatisfy { $0.pid == 100 })
+        unit.remove()
+        freezer.removeAll()
+        #expect(kernel.openDescriptors.isEmpty, "left open: \(kernel.openDescriptors.count)")
+    }
+
+    /// Reaped, its pid taken by a process started later: the held files read ESRCH, so the
+    /// unit neither signals the newcomer nor takes its stat, and closes the files.
+    @Test func aMainProcessReapedAndItsPidReusedIsNotSignalled() throws {
+        let (freezer, unit) = try makeUnit()
+        try request(unit)
+        freezer.endMoment()
+        #expect(unit.checkFreeze() == .frozen)
+        kernel.processes[100] = FakeKernel.Process(parent: 1, startTicks: 2_000, threads: [100: ("S", "0")])
+        let sent = kernel.signals.count
+        try unit.thaw()
+        unit.signalTree(SIGTERM)
+        #expect(kernel.signals.count == sent, "signalled: \(kernel.signals.dropFirst(sent).map { ($0.pid, $0.signal) })")
+        #expect(kernel.openDescriptors.count == ProcessFile.allCases.count, "only the supervisor's files stay open")
+    }
+
+    /// A new run attached to the unit releases the last run's files and holds the new one's.
+    @Test func aNewRunReleasesTheLastRunsFiles() throws {
+        let (_, unit) = try makeUnit()
+        kernel.processes[100] = nil
+        kernel.addProcess(300, parent: 50)
+        unit.attach(pid: 300)
+        #expect(kernel.openDescriptors.count == 2 * ProcessFile.allCases.count)
+        try unit.requestFreeze()
+        #expect(kernel.signals.map(\.pid) == [300])
+    }
+
+    /// Alone in freezing, a unit has the supervisor's children listed as soon as its walk asks:
+    /// its check ends in the turn it began. Two freezing at once share one listing at the end
+    /// of the turn.
+    @Test func aUnitAloneHasTheOrphansListedAtOnceTwoShareOneListing() throws {
+        let (freezer, first) = try makeUnit()
+        try request(first)
+        freezer.endMoment()
+        #expect(first.checkFreeze() == .frozen, "verified in one turn")
+        #expect(kernel.readsByPath["/proc/50/task/50/children"] == 1)
+
+        let (_, second) = try makeUnit("second", main: 200, in: freezer)
+        let (_, third) = try makeUnit("third", main: 300, in: freezer)
+        try request(second)
+        try request(third)
+        freezer.endMoment()
+        #expect(second.checkFreeze() == .unfinished && third.checkFreeze() == .unfinished)
+        freezer.endMoment()
+        #expect(second.checkFreeze() == .frozen && third.checkFreeze() == .frozen)
+        #expect(kernel.readsByPath["/proc/50/task/50/children"] == 2, "one listing for the two")
+    }
+}
