@@ -74,6 +74,7 @@ public struct ChildCore: Sendable {
         var actions = decide(input, at: now)
         scheduledTaskEnded(since: taskBefore, now)
         startReadyTask(now, &actions)
+        actions.sendEventsBeforeThawing()
         return ChildDecision(actions: actions, status: status)
     }
 

@@ -35,6 +35,35 @@ import Testing
         return handle(.tick).actions
     }
 
+    /// The events a thaw brings are written before it, so the child is woken once, to find them
+    /// (``Array/sendEventsBeforeThawing()``): a foreground from suspended, and a scheduled task's resume.
+    @Test mutating func aForegroundFromSuspendedWritesItsEventsBeforeTheThaw() throws {
+        handle(.launched)
+        handle(.background)
+        while core.status.state == .background, let deadline = core.status.nextDeadline {
+            now = deadline
+            handle(.tick)
+        }
+        handle(.freezeVerified)
+        try #require(core.status.state == .suspended)
+        #expect(handle(.foreground).actions == [.send(.willEnterForeground), .send(.didBecomeActive), .thaw,
+                                                 .stateChanged(.active)])
+    }
+
+    /// Only events right after the thaw move: one after another action (a state change, a signal)
+    /// stays after the thaw, as does everything when there is no thaw.
+    @Test func onlyEventsRightAfterAThawGoBeforeIt() {
+        var terminate: [LifecycleAction] = [.thaw, .stateChanged(.terminating), .send(.willTerminate(graceMS: 5))]
+        terminate.sendEventsBeforeThawing()
+        #expect(terminate == [.thaw, .stateChanged(.terminating), .send(.willTerminate(graceMS: 5))])
+        var noThaw: [LifecycleAction] = [.send(.didBecomeActive), .stateChanged(.active)]
+        noThaw.sendEventsBeforeThawing()
+        #expect(noThaw == [.send(.didBecomeActive), .stateChanged(.active)])
+        var thawLast: [LifecycleAction] = [.note("n"), .thaw]
+        thawLast.sendEventsBeforeThawing()
+        #expect(thawLast == [.note("n"), .thaw])
+    }
+
     @Test mutating func aFailedRunIsStartedAgainAfterTheDelayWithAFreshLifecycle() {
         let over = run(for: 0.5, exiting: 3)
         #expect(over.actions == [.restartScheduled(after: .seconds(1), run: 2)])

@@ -16,8 +16,8 @@ import Testing
         #expect(h.state == .suspended && h.take() == [])
         h.advance(to: 900)
         #expect(h.take() == [
-            .thaw, .send(.didEnterBackground(seq: 2, windowMS: 5000, limitMS: 30000)),
-            .send(.task(id: Self.sync, kind: .refresh, limitMS: 30000)),
+            .send(.didEnterBackground(seq: 2, windowMS: 5000, limitMS: 30000)),
+            .send(.task(id: Self.sync, kind: .refresh, limitMS: 30000)), .thaw,
             .note("scheduled task sync (refresh) started: 30s"), .stateChanged(.background),
         ])
         h.advance(by: 10)

@@ -18,7 +18,7 @@ struct ThawWalk {
     private(set) var stillStopped: [ProcessIdentity] = []
 
     /// The thaw of `stopped`, whose main process (if it is one of them) is continued first: the
-    /// events that follow a thaw go to it.
+    /// events that go with a thaw are its to read.
     init(stopped: Set<ProcessIdentity>, main: ProcessIdentity?) {
         toContinue = stopped.filter { $0 != main }
         if let main, stopped.contains(main) { toContinue.append(main) }
