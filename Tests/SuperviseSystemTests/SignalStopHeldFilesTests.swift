@@ -66,6 +66,36 @@ import Testing
         #expect(kernel.signals.map(\.pid) == [300])
     }
 
+    /// The look for a change from outside reads the main process, held open, by its schedstat
+    /// count alone while the kernel has not run it since the freeze. Continued from outside but
+    /// not run yet, it is seen once it runs (its count moves; its first act tells the supervisor,
+    /// its parent). Another member is read by its stat, which says at once.
+    @Test func theMainProcessIsLookedAtByItsRunCountAnotherMemberByItsStat() throws {
+        let (freezer, unit) = try makeUnit()
+        kernel.addProcess(101, parent: 100)
+        try request(unit)
+        freezer.endMoment()
+        #expect(unit.checkFreeze() == .notFrozen, "101 found and stopped by the walk")
+        freezer.endMoment()
+        #expect(unit.checkFreeze() == .frozen)
+        let mainStatReads = kernel.readsByPath["/proc/100/stat"] ?? 0
+        freezer.endMoment()
+        #expect(unit.outsideChange() == nil)
+        #expect(kernel.readsByPath["/proc/100/stat"] == mainStatReads, "the main process's stat read again")
+
+        kernel.processes[100]?.threads[100]?.state = "S"
+        freezer.endMoment()
+        #expect(unit.outsideChange() == nil, "continued, not run yet")
+        kernel.processes[100]?.timesRun += 1
+        freezer.endMoment()
+        #expect(unit.outsideChange() == .thawed("process 100 was continued"))
+
+        kernel.processes[100]?.threads[100]?.state = "T"
+        kernel.processes[101]?.threads[101]?.state = "S"
+        freezer.endMoment()
+        #expect(unit.outsideChange() == .thawed("process 101 was continued"), "a member's count is not trusted alone")
+    }
+
     /// Alone in freezing, a unit has the supervisor's children listed as soon as its walk asks:
     /// its check ends in the turn it began. Two freezing at once share one listing at the end
     /// of the turn.

@@ -77,6 +77,13 @@ final class HeldProcessFiles {
         close(process.pid)
     }
 
+    /// `file` of `process` read through its held descriptor; `nil` when it is not held (its pid
+    /// may be held for another process) or is gone.
+    func read(_ file: ProcessFile, of process: ProcessIdentity) -> String? {
+        guard held[process.pid]?.process == process else { return nil }
+        return read(file, of: process.pid)
+    }
+
     /// `file` of `pid` read through its held descriptor; `nil` when `pid` is not held, or no
     /// longer names the process held (its files are closed then), and must be read by path.
     func read(_ file: ProcessFile, of pid: Int32) -> String? {

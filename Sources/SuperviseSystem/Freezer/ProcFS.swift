@@ -151,14 +151,25 @@ struct ProcFS {
         var total: UInt64 = 0
         let texts = threads?.map { try? system.readFile("/proc/\(pid)/task/\($0)/schedstat").get() }
         for text in texts ?? [read(.schedstat, of: pid)] {
-            guard let text,
-                  let count = KernelFields.reading(text, { bytes in
-                      var fields = KernelFields(bytes)
-                      return fields.skip(2) ? fields.nextDecimal() : nil
-                  }) else { return nil }
+            guard let count = text.flatMap(Self.parseTimesRun) else { return nil }
             total &+= count
         }
         return total
+    }
+
+    /// How many times the kernel has put the main thread of `process` on a CPU, read through its
+    /// held `schedstat` only: a count of that process, never of a later one with its pid; `nil`
+    /// when it is not held or is gone.
+    func heldTimesRun(_ process: ProcessIdentity) -> UInt64? {
+        held.read(.schedstat, of: process).flatMap(Self.parseTimesRun)
+    }
+
+    /// The third field of a `schedstat` line: how many times the thread was put on a CPU.
+    static func parseTimesRun(_ text: String) -> UInt64? {
+        KernelFields.reading(text) { bytes in
+            var fields = KernelFields(bytes)
+            return fields.skip(2) ? fields.nextDecimal() : nil
+        }
     }
 
     /// The pids of the children of thread `tid` of `pid` (`/proc/PID/task/TID/children`); `nil`

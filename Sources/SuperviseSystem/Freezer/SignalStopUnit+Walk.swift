@@ -42,6 +42,18 @@ extension SignalStopUnit {
         return .halted(timesRun: count == 0 ? nil : count, threads: threads?.count ?? 1, stat: stat)
     }
 
+    /// The look at `process` for a change from outside since `walk` verified the freeze. A
+    /// process with one thread then, held open (the main process), that the kernel has not put
+    /// on a CPU since (the same `schedstat` count) is halted still, told by that count alone:
+    /// its `stat` costs the kernel 5–40 µs, its `schedstat` 2–16. Continued from outside but
+    /// not run yet, it is seen once it runs: its first act tells the supervisor, its parent
+    /// (SIGCHLD, `CLD_CONTINUED`), which looks again. Any other process is looked at whole.
+    func look(since walk: FreezeWalk, at process: ProcessIdentity) -> FreezeWalk.Look {
+        guard let stat = walk.stats[process], stat.threads == 1, let before = walk.timesRun?[process],
+              procFS.heldTimesRun(process) == before else { return look(process) }
+        return .halted(timesRun: before, threads: 1, stat: stat)
+    }
+
     private func isHalted(_ stat: ProcessStat, _ pid: Int32, _ thread: String) -> Bool {
         if stat.isHalted { return true }
         guard stat.state == "D" else { return false }

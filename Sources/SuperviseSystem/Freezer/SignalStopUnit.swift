@@ -165,7 +165,8 @@ final class SignalStopUnit: FreezerUnit {
     /// halted, or, when that look misses it (a continued shell parked in `vfork` counts as
     /// halted), as a member the freeze did not stop: a stopped tree can't fork, so the tree ran.
     /// That scan is made only when a stopped process has run since the freeze was verified
-    /// (its schedstat count moved), or the kernel can't tell.
+    /// (its schedstat count moved), or the kernel can't tell. The main process, held open, is
+    /// read whole only then (``look(since:at:)``).
     /// A stopped process dies of SIGKILL, so no kill is held back.
     ///
     /// The look takes its steps from the turn's budget (``SliceBudget``), as a freeze's walk
@@ -185,7 +186,7 @@ final class SignalStopUnit: FreezerUnit {
         while let process = look.left.last {
             guard freezer.budget.take(counting: &taken) else { return .lookGoesOn }
             look.left.removeLast()
-            switch self.look(process) {
+            switch self.look(since: current.walk, at: process) {
             case .running:
                 look.left = []
                 lookEndedIn = freezer.moment
