@@ -55,6 +55,21 @@ import Testing
         #expect(kernel.openDescriptors.count == ProcessFile.allCases.count, "only the supervisor's files stay open")
     }
 
+    /// A main process whose `/proc` entry names another parent is not held: there the number
+    /// names another process (a `/proc` of another pid namespace). It is read by path and
+    /// signalled with `kill`, by its pid in the supervisor's namespace.
+    @Test func aProcessThatIsNotTheSupervisorsChildIsNotHeld() throws {
+        kernel.addProcess(50)
+        let freezer = SignalStopFreezer(adoption: OrphanAdoption(adopter: 50, soleChild: false), system: kernel)
+        kernel.addProcess(100, parent: 7)
+        let unit = try #require(try freezer.makeUnit(for: "worker") as? SignalStopUnit)
+        unit.attach(pid: 100)
+        #expect(kernel.openDescriptors.count == ProcessFile.allCases.count, "only the supervisor's files")
+        try unit.requestFreeze()
+        #expect(kernel.signals.map(\.pid) == [100])
+        #expect(kernel.readsByPath["/proc/100/stat", default: 0] >= 2, "read by path, before the stop too")
+    }
+
     /// A new run attached to the unit releases the last run's files and holds the new one's.
     @Test func aNewRunReleasesTheLastRunsFiles() throws {
         let (_, unit) = try makeUnit()

@@ -48,8 +48,10 @@ final class HeldProcessFiles {
 
     /// Opens `pid`'s files and reads its stat through them: the identity the files name, or
     /// `nil` when `pid` can't be held (gone, at capacity, or a `/proc` that refuses), and is read
-    /// by path.
-    func hold(_ pid: Int32) -> (ProcessIdentity, ProcessStat)? {
+    /// by path. With `parent`, only a child of it is held: in a `/proc` of another pid namespace
+    /// (not mounted again after `unshare --pid`) the same number names another process, and a
+    /// signal through its directory would reach that one, where `kill` reaches the right one.
+    func hold(_ pid: Int32, childOf parent: Int32?) -> (ProcessIdentity, ProcessStat)? {
         // Files still held for a process reaped since, whose pid is reused, are closed by a read.
         if held[pid] != nil { _ = read(.stat, of: pid) }
         guard held[pid] == nil, held.count < capacity else { return nil }
@@ -62,7 +64,8 @@ final class HeldProcessFiles {
             }
             fds[file] = fd
         }
-        guard let stat = fds[.stat].flatMap({ try? system.readAll($0).get() }).flatMap(ProcFS.parseStat) else {
+        guard let stat = fds[.stat].flatMap({ try? system.readAll($0).get() }).flatMap(ProcFS.parseStat),
+              parent.map({ stat.parent == $0 }) ?? true else {
             fds.values.forEach(system.close)
             return nil
         }

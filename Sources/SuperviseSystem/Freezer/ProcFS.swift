@@ -37,10 +37,10 @@ struct ProcFS {
     }
 
     /// Holds `pid`'s directory, `stat`, `schedstat` and `children` open, for a process read and
-    /// signalled at every decision: its identity and stat, read through them, or `nil` when it
-    /// is read by path.
-    func hold(_ pid: Int32) -> (ProcessIdentity, ProcessStat)? {
-        held.hold(pid)
+    /// signalled at every decision, if a child of `parent` (when given): its identity and stat,
+    /// read through them, or `nil` when it is read by path (``HeldProcessFiles/hold(_:childOf:)``).
+    func hold(_ pid: Int32, childOf parent: Int32?) -> (ProcessIdentity, ProcessStat)? {
+        held.hold(pid, childOf: parent)
     }
 
     /// Closes the files ``hold(_:)`` opened for `process`.

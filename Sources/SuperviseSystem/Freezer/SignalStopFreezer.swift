@@ -32,7 +32,7 @@ public final class SignalStopFreezer: Freezer {
         self.adoption = adoption
         let procFS = ProcFS(system)
         self.procFS = procFS
-        heldAdopter = adoption.flatMap { procFS.hold($0.adopter)?.0 }
+        heldAdopter = adoption.flatMap { procFS.hold($0.adopter, childOf: nil)?.0 }
     }
 
     public func makeUnit(for childName: String) throws(SupervisorError) -> any FreezerUnit {

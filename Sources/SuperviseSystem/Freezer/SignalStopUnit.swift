@@ -73,7 +73,8 @@ final class SignalStopUnit: FreezerUnit {
     /// thaw reads them (``HeldProcessFiles``).
     func attach(pid: Int32) {
         if let main { procFS.release(main) }
-        main = procFS.hold(pid)?.0 ?? procFS.stat(pid).map { ProcessIdentity(pid: pid, startTicks: $0.startTicks) }
+        main = procFS.hold(pid, childOf: freezer.adoption?.adopter)?.0
+            ?? procFS.stat(pid).map { ProcessIdentity(pid: pid, startTicks: $0.startTicks) }
         members = main.map { [$0] } ?? []
         freeze = nil
         outsideLook = nil
