@@ -13,11 +13,17 @@ import Testing
         return ran
     }
 
-    @Test func aPauseHoldsFromTheNextWaitAndAResumeUndoesIt() throws {
+    /// A loop watching the read end of a pipe that has a byte ready.
+    private func loopWithDataReady() throws -> (EventLoop, EventLoopHangupTests.Pipe) {
         let loop = try EventLoop()
         let pipe = try EventLoopHangupTests.Pipe()
         loop.add(pipe.read) { _ in }
         #expect(write(pipe.write, "x", 1) == 1)
+        return (loop, pipe)
+    }
+
+    @Test func aPauseHoldsFromTheNextWaitAndAResumeUndoesIt() throws {
+        let (loop, pipe) = try loopWithDataReady()
         loop.modify(pipe.read, events: 0)
         #expect(!handlerRuns(loop), "paused, yet its data woke the loop")
         loop.modify(pipe.read, events: EventLoop.readable)
@@ -25,10 +31,7 @@ import Testing
     }
 
     @Test func aPauseUndoneBeforeTheWaitLeavesTheDescriptorWatched() throws {
-        let loop = try EventLoop()
-        let pipe = try EventLoopHangupTests.Pipe()
-        loop.add(pipe.read) { _ in }
-        #expect(write(pipe.write, "x", 1) == 1)
+        let (loop, pipe) = try loopWithDataReady()
         loop.modify(pipe.read, events: 0)
         loop.modify(pipe.read, events: EventLoop.readable)
         #expect(handlerRuns(loop))

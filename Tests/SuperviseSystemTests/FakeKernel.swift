@@ -239,9 +239,9 @@ final class FakeKernel: FreezerSystem {
         return open((directory.hasSuffix("/.") ? String(directory.dropLast(2)) : directory) + "/" + name, flags)
     }
 
-    /// A file whose cgroup was removed answers ENODEV, as the kernel's do.
-    /// A `/proc` file names the process it was opened for: once that one is gone, even if its
-    /// pid names another, a read fails with ESRCH (`children` reads empty), as the kernel's do.
+    /// As the kernel's: a file whose cgroup was removed answers ENODEV; a `/proc` file names the
+    /// process it was opened for, and once that one is gone, even if its pid names another, a
+    /// read fails with ESRCH (`children` reads empty).
     func readAll(_ fd: Int32) -> Result<String, Errno> {
         guard let path = openFiles[fd] else { return .failure(.badFileDescriptor) }
         if let pid = procPID(path) {

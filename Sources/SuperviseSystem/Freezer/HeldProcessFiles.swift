@@ -74,17 +74,20 @@ final class HeldProcessFiles {
         return (process, stat)
     }
 
+    /// The descriptors held for `process`; `nil` when its pid is not held, or held for another.
+    private func descriptors(of process: ProcessIdentity) -> [ProcessFile: Int32]? {
+        held[process.pid].flatMap { $0.process == process ? $0.fds : nil }
+    }
+
     /// Closes the files held for `process`; none when its pid is held for another process.
     func release(_ process: ProcessIdentity) {
-        guard held[process.pid]?.process == process else { return }
-        close(process.pid)
+        if descriptors(of: process) != nil { close(process.pid) }
     }
 
     /// `file` of `process` read through its held descriptor; `nil` when it is not held (its pid
     /// may be held for another process) or is gone.
     func read(_ file: ProcessFile, of process: ProcessIdentity) -> String? {
-        guard held[process.pid]?.process == process else { return nil }
-        return read(file, of: process.pid)
+        descriptors(of: process) != nil ? read(file, of: process.pid) : nil
     }
 
     /// `file` of `pid` read through its held descriptor; `nil` when `pid` is not held, or no
@@ -106,7 +109,7 @@ final class HeldProcessFiles {
     /// Sends `signal` to `process` through its held directory; `nil` when it is not held or
     /// the kernel can't (before Linux 5.1, or a seccomp filter refuses), and `kill` must.
     func signal(_ process: ProcessIdentity, _ signal: Int32) -> Result<Void, Errno>? {
-        guard let (heldProcess, fds) = held[process.pid], heldProcess == process, let fd = fds[.directory] else { return nil }
+        guard let fd = descriptors(of: process)?[.directory] else { return nil }
         switch system.signal(processDirectory: fd, signal) {
         case .success:
             return .success(())
